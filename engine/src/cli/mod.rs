@@ -1,0 +1,112 @@
+//! Command-line front end. Every subcommand takes `--json` and then prints
+//! exactly one JSON object on stdout. Errors are one line on stderr and a
+//! non-zero exit status: 2 for bad input, 1 for a failed check.
+
+mod perft;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use engine::position::epd::{load_file, Epd};
+use engine::Position;
+use std::path::Path;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "engine",
+    version,
+    about = "Chess engine core with mailbox and bitboard forms of every migrated routine"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count leaf nodes of the legal move tree to a depth.
+    Perft(perft::PerftArgs),
+    /// Check every expected perft count of an EPD file.
+    PerftSuite(perft::SuiteArgs),
+}
+
+/// Move generator choice.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ImplArg {
+    Mailbox,
+    Bitboard,
+}
+
+/// Slider implementation choice.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SlidersArg {
+    Magic,
+    Pext,
+}
+
+impl SlidersArg {
+    pub fn name(self) -> &'static str {
+        match self {
+            SlidersArg::Magic => "magic",
+            SlidersArg::Pext => "pext",
+        }
+    }
+}
+
+/// A failed command: what went wrong, and whether it was the user's input
+/// (exit 2) or a check that did not hold (exit 1).
+#[derive(Debug)]
+pub struct CliError {
+    pub message: String,
+    pub bad_input: bool,
+}
+
+impl CliError {
+    pub fn input(message: impl Into<String>) -> CliError {
+        CliError { message: message.into(), bad_input: true }
+    }
+
+    pub fn failed(message: impl Into<String>) -> CliError {
+        CliError { message: message.into(), bad_input: false }
+    }
+}
+
+pub type CliResult = Result<(), CliError>;
+
+/// Parse a FEN argument or explain what is wrong with it.
+pub fn parse_fen(fen: &str) -> Result<Position, CliError> {
+    Position::from_fen(fen).map_err(|e| CliError::input(format!("bad FEN {fen:?}: {e}")))
+}
+
+/// Load an EPD file or explain what is wrong with it.
+pub fn load_epd(path: &Path) -> Result<Vec<Epd>, CliError> {
+    load_file(path).map_err(|e| CliError::input(e.to_string()))
+}
+
+/// Print a JSON value as one line on stdout.
+pub fn print_json(value: &serde_json::Value) {
+    println!("{value}");
+}
+
+/// Check that PEXT was requested only where the build has BMI2.
+pub fn check_sliders(sliders: SlidersArg) -> CliResult {
+    if sliders == SlidersArg::Pext && !cfg!(target_feature = "bmi2") {
+        return Err(CliError::input("--sliders pext needs a build with BMI2 (the workspace builds for x86-64-v3)"));
+    }
+    Ok(())
+}
+
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Perft(a)) => perft::perft(a),
+        Some(Command::PerftSuite(a)) => perft::suite(a),
+        None => Err(CliError::input("no subcommand given; see `engine --help`")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {}", e.message);
+            ExitCode::from(if e.bad_input { 2 } else { 1 })
+        }
+    }
+}

@@ -1,0 +1,291 @@
+//! The new generator: legal moves set-wise. One pass computes the checkers,
+//! a check mask (squares a non-king move must land on) and the pinned
+//! pieces; every piece's targets are then a few ANDs. Output goes to a
+//! [`Sink`]: a move list, or a counter that popcounts whole target sets
+//! (perft's bulk counting never builds the moves).
+
+use super::{BitboardGen, MoveGen};
+use crate::bitboard::Bitboard;
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+use crate::sliders::Sliders;
+use crate::tables::{between, line, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS};
+use crate::types::{CastleRights, Color, Piece, PieceType, Square};
+
+/// Where generated moves go.
+trait Sink {
+    /// Moves of the piece on `from` to each square of `targets`.
+    fn targets(&mut self, pos: &Position, from: Square, targets: Bitboard);
+    /// Pawn moves `to - shift -> to` for each `to` of `targets` (no promotion).
+    fn pawns(&mut self, pos: &Position, targets: Bitboard, shift: i32, flags: u32);
+    /// Promotions `to - shift -> to` for each `to`, four per square.
+    fn promotions(&mut self, pos: &Position, targets: Bitboard, shift: i32);
+    /// One fully built move (castling, en passant).
+    fn one(&mut self, m: Move);
+}
+
+impl Sink for MoveList {
+    #[inline(always)]
+    fn targets(&mut self, pos: &Position, from: Square, targets: Bitboard) {
+        let f = from.to_88();
+        let moved = pos.piece_at(f);
+        for to in targets {
+            self.push(Move::normal(f, to.to_88(), moved, pos.piece_on(to)));
+        }
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, pos: &Position, targets: Bitboard, shift: i32, flags: u32) {
+        let pawn = Piece::new(pos.side_to_move(), PieceType::Pawn);
+        for to in targets {
+            let from = Square::from_index((to.index() as i32 - shift) as usize);
+            self.push(Move::new(from.to_88(), to.to_88(), pawn, pos.piece_on(to), Piece::EMPTY, flags));
+        }
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, pos: &Position, targets: Bitboard, shift: i32) {
+        let us = pos.side_to_move();
+        let pawn = Piece::new(us, PieceType::Pawn);
+        for to in targets {
+            let from = Square::from_index((to.index() as i32 - shift) as usize);
+            let captured = pos.piece_on(to);
+            for kind in PieceType::PROMOTIONS {
+                self.push(Move::new(from.to_88(), to.to_88(), pawn, captured, Piece::new(us, kind), 0));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn one(&mut self, m: Move) {
+        self.push(m);
+    }
+}
+
+/// Counts moves without building them.
+struct Counter(u64);
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn targets(&mut self, _: &Position, _: Square, targets: Bitboard) {
+        self.0 += targets.count() as u64;
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, _: &Position, targets: Bitboard, _: i32, _: u32) {
+        self.0 += targets.count() as u64;
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, _: &Position, targets: Bitboard, _: i32) {
+        self.0 += 4 * targets.count() as u64;
+    }
+
+    #[inline(always)]
+    fn one(&mut self, _: Move) {
+        self.0 += 1;
+    }
+}
+
+/// Pieces of `us` pinned to their king, one bit each.
+#[inline(always)]
+fn pinned<S: Sliders>(pos: &Position, us: Color, king: Square) -> Bitboard {
+    let them = us.flip();
+    let occ = pos.occupied();
+    let theirs = pos.color_bb(them);
+    let snipers = (S::rook(king, theirs) & pos.rook_likes(them)) | (S::bishop(king, theirs) & pos.bishop_likes(them));
+    let mut pinned = Bitboard::EMPTY;
+    for sniper in snipers {
+        let blockers = between(king, sniper) & occ;
+        if !blockers.has_many() {
+            pinned |= blockers & pos.color_bb(us);
+        }
+    }
+    pinned
+}
+
+#[inline(always)]
+fn pawn_moves<S: Sliders, K: Sink, const TACTICAL: bool>(
+    pos: &Position,
+    sink: &mut K,
+    king: Square,
+    check_mask: Bitboard,
+    pinned: Bitboard,
+) {
+    let us = pos.side_to_move();
+    let them = us.flip();
+    let occ = pos.occupied();
+    let empty = !occ;
+    let theirs = pos.color_bb(them);
+    let pawns = pos.bb(us, PieceType::Pawn);
+    let last_rank = Bitboard::relative_rank(us, 7);
+    let third_rank = Bitboard::relative_rank(us, 2);
+    // Index shift from source to destination: forward is -8 for White
+    // (towards rank 8, the low bits) and +8 for Black; west is -1.
+    let push = if us == Color::White { -8 } else { 8 };
+    let (west_shift, east_shift) = (push - 1, push + 1);
+
+    // Unpinned pawns set-wise; pinned pawns one by one along their pin line.
+    let free = pawns & !pinned;
+    let one = free.forward(us) & empty;
+    let two = (one & third_rank).forward(us) & empty & check_mask;
+    let one = one & check_mask;
+    let forward = free.forward(us);
+    let cap_left = forward.west() & theirs & check_mask;
+    let cap_right = forward.east() & theirs & check_mask;
+    if !TACTICAL {
+        sink.pawns(pos, one & !last_rank, push, 0);
+        sink.pawns(pos, two, 2 * push, Move::FLAG_DOUBLE_PUSH);
+    }
+    sink.promotions(pos, one & last_rank, push);
+    sink.pawns(pos, cap_left & !last_rank, west_shift, 0);
+    sink.pawns(pos, cap_right & !last_rank, east_shift, 0);
+    sink.promotions(pos, cap_left & last_rank, west_shift);
+    sink.promotions(pos, cap_right & last_rank, east_shift);
+
+    for from in pawns & pinned {
+        let along = line(king, from) & check_mask;
+        let b = Bitboard::from_square(from);
+        let one = b.forward(us) & empty;
+        let mut quiet = one & along;
+        if from.relative_rank(us) == 1 {
+            quiet |= (one.forward(us) & empty) & along;
+        }
+        let caps = PAWN_ATTACKS[us.index()][from.index()] & theirs & along;
+        for to in quiet | caps {
+            let shift = to.index() as i32 - from.index() as i32;
+            let tb = Bitboard::from_square(to);
+            if last_rank.has(to) {
+                sink.promotions(pos, tb, shift);
+            } else if !TACTICAL || caps.has(to) {
+                let flags = if shift.abs() == 16 { Move::FLAG_DOUBLE_PUSH } else { 0 };
+                sink.pawns(pos, tb, shift, flags);
+            }
+        }
+    }
+
+    if let Some(ep) = pos.ep_square() {
+        let to = ep.to_64();
+        let captured = Square::from_index((to.index() as i32 - push) as usize);
+        // Legal only if it removes the checker or blocks the check.
+        if check_mask.has(to) || check_mask.has(captured) {
+            for from in PAWN_ATTACKS[them.index()][to.index()] & pawns {
+                let after =
+                    (occ ^ Bitboard::from_square(from) ^ Bitboard::from_square(captured)) | Bitboard::from_square(to);
+                let exposed =
+                    (S::rook(king, after) & pos.rook_likes(them)) | (S::bishop(king, after) & pos.bishop_likes(them));
+                if exposed.is_empty() {
+                    sink.one(Move::new(
+                        from.to_88(),
+                        to.to_88(),
+                        Piece::new(us, PieceType::Pawn),
+                        Piece::new(them, PieceType::Pawn),
+                        Piece::EMPTY,
+                        Move::FLAG_EN_PASSANT,
+                    ));
+                }
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn generate<S: Sliders, K: Sink, const TACTICAL: bool>(pos: &Position, sink: &mut K) {
+    let us = pos.side_to_move();
+    let them = us.flip();
+    let occ = pos.occupied();
+    let ours = pos.color_bb(us);
+    let theirs = pos.color_bb(them);
+    let king = pos.king_square(us);
+    let checkers = pos.attackers_to_by::<S>(king, them, occ);
+
+    // King steps: test each target with the king lifted off the board, so
+    // it cannot hide behind itself on a checking ray.
+    let mut king_targets = KING_ATTACKS[king.index()] & !ours;
+    if TACTICAL {
+        king_targets &= theirs;
+    }
+    let without_king = occ.without(king);
+    let mut safe = Bitboard::EMPTY;
+    for to in king_targets {
+        if pos.attackers_to_by::<S>(to, them, without_king).is_empty() {
+            safe = safe.with(to);
+        }
+    }
+    sink.targets(pos, king, safe);
+    if checkers.has_many() {
+        return;
+    }
+
+    let check_mask = if checkers.is_empty() { Bitboard::FULL } else { between(king, checkers.lsb()) | checkers };
+    let pinned = pinned::<S>(pos, us, king);
+    let mut target_mask = !ours & check_mask;
+    if TACTICAL {
+        target_mask &= theirs;
+    }
+
+    pawn_moves::<S, K, TACTICAL>(pos, sink, king, check_mask, pinned);
+
+    for from in pos.bb(us, PieceType::Knight) & !pinned {
+        sink.targets(pos, from, KNIGHT_ATTACKS[from.index()] & target_mask);
+    }
+    for from in pos.bishop_likes(us) {
+        let mut t = S::bishop(from, occ) & target_mask;
+        if pinned.has(from) {
+            t &= line(king, from);
+        }
+        sink.targets(pos, from, t);
+    }
+    for from in pos.rook_likes(us) {
+        let mut t = S::rook(from, occ) & target_mask;
+        if pinned.has(from) {
+            t &= line(king, from);
+        }
+        sink.targets(pos, from, t);
+    }
+
+    if TACTICAL || checkers.is_nonempty() {
+        return;
+    }
+    let rights = pos.castling();
+    let back = if us == Color::White { 0 } else { 7 };
+    let sq = |file: u8| Square::new(file, back);
+    let king_piece = Piece::new(us, PieceType::King);
+    let attacked = |s: Square| pos.attackers_to_by::<S>(s, them, occ).is_nonempty();
+    if rights.has(CastleRights::king_side(us))
+        && (occ & (Bitboard::from_square(sq(5)) | Bitboard::from_square(sq(6)))).is_empty()
+        && !attacked(sq(5))
+        && !attacked(sq(6))
+    {
+        sink.one(Move::new(king.to_88(), sq(6).to_88(), king_piece, Piece::EMPTY, Piece::EMPTY, Move::FLAG_CASTLE));
+    }
+    if rights.has(CastleRights::queen_side(us))
+        && (occ & (Bitboard::from_square(sq(1)) | Bitboard::from_square(sq(2)) | Bitboard::from_square(sq(3))))
+            .is_empty()
+        && !attacked(sq(3))
+        && !attacked(sq(2))
+    {
+        sink.one(Move::new(king.to_88(), sq(2).to_88(), king_piece, Piece::EMPTY, Piece::EMPTY, Move::FLAG_CASTLE));
+    }
+}
+
+impl<S: Sliders> MoveGen for BitboardGen<S> {
+    const NAME: &'static str = "bitboard";
+
+    #[inline]
+    fn legal(pos: &Position, list: &mut MoveList) {
+        generate::<S, MoveList, false>(pos, list);
+    }
+
+    #[inline]
+    fn tactical(pos: &Position, list: &mut MoveList) {
+        generate::<S, MoveList, true>(pos, list);
+    }
+
+    #[inline]
+    fn count(pos: &Position) -> u64 {
+        let mut c = Counter(0);
+        generate::<S, Counter, false>(pos, &mut c);
+        c.0
+    }
+}

@@ -1,0 +1,312 @@
+//! `Move`: one compact 32-bit word carrying everything make/unmake and move
+//! ordering need, and `MoveList`, a fixed-capacity list that never allocates.
+//!
+//! Layout: bits 0-7 from (0x88), 8-15 to (0x88), 16-19 moved piece code,
+//! 20-23 captured piece code, 24-27 promotion piece code, 28-31 flags.
+
+use crate::types::{Piece, PieceType, Square88};
+use std::fmt;
+use std::mem::MaybeUninit;
+
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Move(u32);
+
+impl Move {
+    pub const NULL: Move = Move(0);
+
+    pub const FLAG_CASTLE: u32 = 1;
+    pub const FLAG_EN_PASSANT: u32 = 2;
+    pub const FLAG_DOUBLE_PUSH: u32 = 4;
+
+    #[inline(always)]
+    pub const fn new(
+        from: Square88,
+        to: Square88,
+        moved: Piece,
+        captured: Piece,
+        promotion: Piece,
+        flags: u32,
+    ) -> Move {
+        Move(
+            from.raw() as u32
+                | (to.raw() as u32) << 8
+                | (moved.code() as u32) << 16
+                | (captured.code() as u32) << 20
+                | (promotion.code() as u32) << 24
+                | flags << 28,
+        )
+    }
+
+    /// A quiet move or capture without special flags.
+    #[inline(always)]
+    pub const fn normal(from: Square88, to: Square88, moved: Piece, captured: Piece) -> Move {
+        Move::new(from, to, moved, captured, Piece::EMPTY, 0)
+    }
+
+    #[inline(always)]
+    pub const fn raw(self) -> u32 {
+        self.0
+    }
+
+    #[inline(always)]
+    pub const fn from_raw(raw: u32) -> Move {
+        Move(raw)
+    }
+
+    #[inline(always)]
+    pub const fn is_null(self) -> bool {
+        self.0 == 0
+    }
+
+    #[inline(always)]
+    pub const fn from(self) -> Square88 {
+        Square88::from_raw(self.0 as u8)
+    }
+
+    #[inline(always)]
+    pub const fn to(self) -> Square88 {
+        Square88::from_raw((self.0 >> 8) as u8)
+    }
+
+    #[inline(always)]
+    pub fn moved(self) -> Piece {
+        Piece::from_code(((self.0 >> 16) & 15) as u8).unwrap_or(Piece::EMPTY)
+    }
+
+    /// The captured piece (the pawn for en passant), or empty.
+    #[inline(always)]
+    pub fn captured(self) -> Piece {
+        Piece::from_code(((self.0 >> 20) & 15) as u8).unwrap_or(Piece::EMPTY)
+    }
+
+    /// The piece a pawn promotes to, or empty.
+    #[inline(always)]
+    pub fn promotion(self) -> Piece {
+        Piece::from_code(((self.0 >> 24) & 15) as u8).unwrap_or(Piece::EMPTY)
+    }
+
+    #[inline(always)]
+    pub const fn flags(self) -> u32 {
+        self.0 >> 28
+    }
+
+    #[inline(always)]
+    pub const fn is_capture(self) -> bool {
+        self.0 & (15 << 20) != 0
+    }
+
+    #[inline(always)]
+    pub const fn is_promotion(self) -> bool {
+        self.0 & (15 << 24) != 0
+    }
+
+    /// Capture or promotion: the moves quiescence search looks at.
+    #[inline(always)]
+    pub const fn is_tactical(self) -> bool {
+        self.0 & (0xFF << 20) != 0
+    }
+
+    #[inline(always)]
+    pub const fn is_castle(self) -> bool {
+        self.flags() & Self::FLAG_CASTLE != 0
+    }
+
+    #[inline(always)]
+    pub const fn is_en_passant(self) -> bool {
+        self.flags() & Self::FLAG_EN_PASSANT != 0
+    }
+
+    #[inline(always)]
+    pub const fn is_double_push(self) -> bool {
+        self.flags() & Self::FLAG_DOUBLE_PUSH != 0
+    }
+
+    /// The move in UCI long algebraic notation without allocating.
+    pub fn uci(self) -> UciMove {
+        let mut buf = [0u8; 5];
+        if self.is_null() {
+            buf[..4].copy_from_slice(b"0000");
+            return UciMove { buf, len: 4 };
+        }
+        let (f, t) = (self.from(), self.to());
+        buf[0] = b'a' + f.file();
+        buf[1] = b'1' + f.rank();
+        buf[2] = b'a' + t.file();
+        buf[3] = b'1' + t.rank();
+        let mut len = 4;
+        if self.is_promotion() {
+            buf[4] = self.promotion().kind().letter() as u8;
+            len = 5;
+        }
+        UciMove { buf, len }
+    }
+
+    /// The promotion kind, if any.
+    pub fn promotion_kind(self) -> Option<PieceType> {
+        self.is_promotion().then(|| self.promotion().kind())
+    }
+}
+
+/// A move's UCI text in a fixed buffer.
+#[derive(Copy, Clone)]
+pub struct UciMove {
+    buf: [u8; 5],
+    len: usize,
+}
+
+impl UciMove {
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buf[..self.len]).unwrap_or("????")
+    }
+}
+
+impl fmt::Display for UciMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.uci().as_str())
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Move({}", self.uci())?;
+        if self.is_capture() {
+            write!(f, " x{}", self.captured().letter())?;
+        }
+        if self.flags() != 0 {
+            write!(f, " flags={}", self.flags())?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// Upper bound on legal moves in any position (218) with headroom.
+pub const MAX_MOVES: usize = 256;
+
+/// A fixed-capacity move list on the stack.
+pub struct MoveList {
+    moves: [MaybeUninit<Move>; MAX_MOVES],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl MoveList {
+    #[inline(always)]
+    pub fn new() -> MoveList {
+        MoveList { moves: [MaybeUninit::uninit(); MAX_MOVES], len: 0 }
+    }
+
+    #[inline(always)]
+    pub fn push(&mut self, m: Move) {
+        debug_assert!(self.len < MAX_MOVES);
+        // A legal position has at most 218 moves; the bound check keeps a
+        // corrupt position from writing out of bounds.
+        if let Some(slot) = self.moves.get_mut(self.len) {
+            slot.write(m);
+            self.len += 1;
+        }
+    }
+
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Move] {
+        // SAFETY: the first `len` entries were written by `push`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr() as *const Move, self.len) }
+    }
+
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        // SAFETY: the first `len` entries were written by `push`.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr() as *mut Move, self.len) }
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+
+    pub fn contains(&self, m: Move) -> bool {
+        self.as_slice().contains(&m)
+    }
+}
+
+impl std::ops::Index<usize> for MoveList {
+    type Output = Move;
+    fn index(&self, i: usize) -> &Move {
+        &self.as_slice()[i]
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{Color, Square};
+
+    #[test]
+    fn fields_round_trip() {
+        let from = Square::parse("e7").unwrap().to_88();
+        let to = Square::parse("d8").unwrap().to_88();
+        let m = Move::new(
+            from,
+            to,
+            Piece::new(Color::White, PieceType::Pawn),
+            Piece::new(Color::Black, PieceType::Rook),
+            Piece::new(Color::White, PieceType::Knight),
+            0,
+        );
+        assert_eq!(m.from(), from);
+        assert_eq!(m.to(), to);
+        assert_eq!(m.moved(), Piece::new(Color::White, PieceType::Pawn));
+        assert_eq!(m.captured(), Piece::new(Color::Black, PieceType::Rook));
+        assert!(m.is_capture() && m.is_promotion() && m.is_tactical());
+        assert_eq!(m.uci().as_str(), "e7d8n");
+        assert_eq!(Move::NULL.uci().as_str(), "0000");
+    }
+
+    #[test]
+    fn list_push_and_slice() {
+        let mut l = MoveList::new();
+        assert!(l.is_empty());
+        let m = Move::from_raw(0x1234);
+        l.push(m);
+        l.push(Move::from_raw(7));
+        assert_eq!(l.len(), 2);
+        assert_eq!(l[0], m);
+        assert!(l.contains(Move::from_raw(7)));
+        for _ in 0..300 {
+            l.push(m);
+        }
+        assert_eq!(l.len(), MAX_MOVES);
+    }
+}

@@ -1,0 +1,125 @@
+//! The three board primitives. Every board change goes through `slide`
+//! (move a piece to an empty square), `lift` (remove a piece) and `place`
+//! (add a piece). Each updates the mailbox cell, the piece list, counts,
+//! material, bitboards and, when `HASH` is true, the full and pawn keys, all
+//! together. Make uses `HASH = true`; unmake uses the `false` twins and
+//! restores the saved keys instead.
+
+use super::{zobrist, Position};
+use crate::bitboard::Bitboard;
+use crate::types::{Piece, PieceType, Square88};
+
+impl Position {
+    /// Move the piece on `from` to the empty square `to`.
+    #[inline(always)]
+    pub(crate) fn slide<const HASH: bool>(&mut self, from: Square88, to: Square88) {
+        let cell = self.cells[from.index()];
+        let piece = Piece::from_code(cell[0] as u8).unwrap_or(Piece::EMPTY);
+        debug_assert!(!piece.is_empty(), "slide from empty {from}");
+        debug_assert!(self.piece_at(to).is_empty(), "slide onto occupied {to}");
+        let (color, kind) = (piece.color(), piece.kind());
+        let index = cell[1] as usize;
+        self.cells[to.index()] = cell;
+        self.cells[from.index()] = [0, 0];
+        if kind == PieceType::Pawn {
+            self.pawn_list[color.index()][index] = to;
+        } else {
+            self.piece_list[color.index()][index] = to;
+        }
+        let (f, t) = (from.to_64(), to.to_64());
+        let change = Bitboard::from_square(f) | Bitboard::from_square(t);
+        self.by_type[color.index()][kind.index()] ^= change;
+        self.by_color[color.index()] ^= change;
+        self.occupied ^= change;
+        if HASH {
+            let z = zobrist::piece_square(piece, f) ^ zobrist::piece_square(piece, t);
+            self.key ^= z;
+            if kind == PieceType::Pawn {
+                self.pawn_key ^= z;
+            }
+        }
+    }
+
+    /// Remove the piece on `sq` and return it. The last entry of its list
+    /// moves into the gap.
+    #[inline(always)]
+    pub(crate) fn lift<const HASH: bool>(&mut self, sq: Square88) -> Piece {
+        let cell = self.cells[sq.index()];
+        let piece = Piece::from_code(cell[0] as u8).unwrap_or(Piece::EMPTY);
+        debug_assert!(!piece.is_empty(), "lift from empty {sq}");
+        let (color, kind) = (piece.color(), piece.kind());
+        let (c, index) = (color.index(), cell[1] as usize);
+        self.cells[sq.index()] = [0, 0];
+        if kind == PieceType::Pawn {
+            let last = self.pawn_count[c] as usize - 1;
+            let moved = self.pawn_list[c][last];
+            self.pawn_list[c][index] = moved;
+            self.cells[moved.index()][1] = index as u32;
+            self.pawn_count[c] -= 1;
+        } else {
+            debug_assert!(kind != PieceType::King, "the king is never lifted");
+            let last = self.piece_count[c] as usize - 1;
+            let moved = self.piece_list[c][last];
+            self.piece_list[c][index] = moved;
+            self.cells[moved.index()][1] = index as u32;
+            self.piece_count[c] -= 1;
+            self.non_pawn_material[c] -= kind.value();
+            if kind == PieceType::Bishop {
+                self.bishop_shades[c][sq.to_64().shade()] -= 1;
+            }
+        }
+        self.type_count[c][kind.index()] -= 1;
+        let s = sq.to_64();
+        let bit = Bitboard::from_square(s);
+        self.by_type[c][kind.index()] ^= bit;
+        self.by_color[c] ^= bit;
+        self.occupied ^= bit;
+        if HASH {
+            let z = zobrist::piece_square(piece, s);
+            self.key ^= z;
+            if kind == PieceType::Pawn {
+                self.pawn_key ^= z;
+            }
+        }
+        piece
+    }
+
+    /// Put `piece` on the empty square `sq`, appending it to its list. A
+    /// king is only placed during set-up, into an empty list, so it lands at
+    /// index 0.
+    #[inline(always)]
+    pub(crate) fn place<const HASH: bool>(&mut self, sq: Square88, piece: Piece) {
+        debug_assert!(self.piece_at(sq).is_empty(), "place onto occupied {sq}");
+        let (color, kind) = (piece.color(), piece.kind());
+        let c = color.index();
+        let index = if kind == PieceType::Pawn {
+            let i = self.pawn_count[c] as usize;
+            self.pawn_list[c][i] = sq;
+            self.pawn_count[c] += 1;
+            i
+        } else {
+            let i = self.piece_count[c] as usize;
+            self.piece_list[c][i] = sq;
+            self.piece_count[c] += 1;
+            self.non_pawn_material[c] += kind.value();
+            if kind == PieceType::Bishop {
+                self.bishop_shades[c][sq.to_64().shade()] += 1;
+            }
+            i
+        };
+        self.cells[sq.index()] = [piece.code() as u32, index as u32];
+        self.type_count[c][kind.index()] += 1;
+        let s = sq.to_64();
+        let bit = Bitboard::from_square(s);
+        self.by_type[c][kind.index()] ^= bit;
+        self.by_color[c] ^= bit;
+        self.occupied ^= bit;
+        if HASH {
+            let z = zobrist::piece_square(piece, s);
+            self.key ^= z;
+            if kind == PieceType::Pawn {
+                self.pawn_key ^= z;
+            }
+        }
+    }
+}

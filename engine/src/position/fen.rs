@@ -1,0 +1,385 @@
+//! FEN parsing and printing. Every malformed or impossible input gets a
+//! [`FenError`] that names the field and the reason; no input panics.
+
+use super::{zobrist, Position, MAX_NON_PAWNS, MAX_PAWNS};
+use crate::types::{CastleRights, Color, Piece, PieceType, Square, Square88};
+use std::fmt::Write as _;
+use thiserror::Error;
+
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// What is wrong with a FEN string.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum FenError {
+    #[error("empty FEN")]
+    Empty,
+    #[error("FEN has {found} fields; expected 4 to 6 (placement, side, castling, en passant, halfmove, fullmove)")]
+    FieldCount { found: usize },
+    #[error("piece placement has {found} ranks; expected 8 separated by '/'")]
+    RankCount { found: usize },
+    #[error("piece placement: rank {rank} describes {squares} squares; expected 8")]
+    RankLength { rank: u8, squares: usize },
+    #[error("piece placement: unknown piece letter {letter:?} on rank {rank}")]
+    UnknownPiece { letter: char, rank: u8 },
+    #[error("piece placement: empty-square count '0' on rank {rank}")]
+    ZeroEmptyCount { rank: u8 },
+    #[error("{color} has no king")]
+    MissingKing { color: &'static str },
+    #[error("{color} has {count} kings; expected exactly one")]
+    ExtraKing { color: &'static str, count: u32 },
+    #[error("{color} has {count} pawns; at most {MAX_PAWNS} are possible")]
+    TooManyPawns { color: &'static str, count: u32 },
+    #[error("{color} has {count} pieces; at most {MAX_NON_PAWNS} are possible")]
+    TooManyPieces { color: &'static str, count: u32 },
+    #[error("pawn on {square}: pawns cannot stand on rank 1 or 8")]
+    PawnOnBackRank { square: Square },
+    #[error("side to move {found:?}: expected 'w' or 'b'")]
+    SideToMove { found: String },
+    #[error("castling field {found:?}: expected '-' or letters from KQkq, each once")]
+    CastlingSyntax { found: String },
+    #[error("castling right '{right}' without the {missing} on its home square")]
+    CastlingWithoutPiece { right: char, missing: &'static str },
+    #[error("en-passant field {found:?}: expected '-' or a square like e3")]
+    EnPassantSyntax { found: String },
+    #[error("en-passant square {square} is impossible: {reason}")]
+    EnPassantImpossible { square: Square, reason: &'static str },
+    #[error("halfmove clock {found:?}: expected a number from 0 to 150")]
+    HalfmoveClock { found: String },
+    #[error("fullmove number {found:?}: expected a number from 1 to 9999")]
+    FullmoveNumber { found: String },
+    #[error("the side not to move ({color}) is in check")]
+    OpponentInCheck { color: &'static str },
+}
+
+fn parse_placement(pos: &mut Position, placement: &str) -> Result<(), FenError> {
+    let ranks: Vec<&str> = placement.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(FenError::RankCount { found: ranks.len() });
+    }
+    let mut pieces: Vec<(Square88, Piece)> = Vec::with_capacity(32);
+    for (row, text) in ranks.iter().enumerate() {
+        let rank = 8 - row as u8;
+        let mut file = 0usize;
+        for ch in text.chars() {
+            if let Some(d) = ch.to_digit(10) {
+                if d == 0 {
+                    return Err(FenError::ZeroEmptyCount { rank });
+                }
+                file += d as usize;
+            } else {
+                let piece = Piece::from_letter(ch).ok_or(FenError::UnknownPiece { letter: ch, rank })?;
+                if file < 8 {
+                    pieces.push((Square88::new(file as u8, rank - 1), piece));
+                }
+                file += 1;
+            }
+        }
+        if file != 8 {
+            return Err(FenError::RankLength { rank, squares: file });
+        }
+    }
+    for color in Color::ALL {
+        let count = |kind| pieces.iter().filter(|(_, p)| p.is(color, kind)).count() as u32;
+        let kings = count(PieceType::King);
+        if kings == 0 {
+            return Err(FenError::MissingKing { color: color.name() });
+        }
+        if kings > 1 {
+            return Err(FenError::ExtraKing { color: color.name(), count: kings });
+        }
+        let pawns = count(PieceType::Pawn);
+        if pawns as usize > MAX_PAWNS {
+            return Err(FenError::TooManyPawns { color: color.name(), count: pawns });
+        }
+        let others = pieces.iter().filter(|(_, p)| p.color() == color && p.kind() != PieceType::Pawn).count() as u32;
+        if others as usize > MAX_NON_PAWNS {
+            return Err(FenError::TooManyPieces { color: color.name(), count: others });
+        }
+    }
+    if let Some((sq, _)) =
+        pieces.iter().find(|(sq, p)| p.kind() == PieceType::Pawn && (sq.rank() == 0 || sq.rank() == 7))
+    {
+        return Err(FenError::PawnOnBackRank { square: sq.to_64() });
+    }
+    // Kings first so each lands at index 0 of its list.
+    pieces.sort_by_key(|(_, p)| p.kind() != PieceType::King);
+    for (sq, piece) in pieces {
+        pos.place::<true>(sq, piece);
+    }
+    Ok(())
+}
+
+fn parse_castling(pos: &Position, field: &str) -> Result<CastleRights, FenError> {
+    if field == "-" {
+        return Ok(CastleRights::NONE);
+    }
+    let syntax = || FenError::CastlingSyntax { found: field.to_string() };
+    let mut rights = CastleRights::NONE;
+    let mut wanted = Vec::with_capacity(4);
+    // Syntax first, so "KX" reports the bad letter, not a missing rook.
+    for ch in field.chars() {
+        let (bit, color, rook_file) = match ch {
+            'K' => (CastleRights::WHITE_KING, Color::White, 7),
+            'Q' => (CastleRights::WHITE_QUEEN, Color::White, 0),
+            'k' => (CastleRights::BLACK_KING, Color::Black, 7),
+            'q' => (CastleRights::BLACK_QUEEN, Color::Black, 0),
+            _ => return Err(syntax()),
+        };
+        if rights.has(bit) {
+            return Err(syntax());
+        }
+        rights = rights.with(bit);
+        wanted.push((ch, color, rook_file));
+    }
+    for (ch, color, rook_file) in wanted {
+        let back = if color == Color::White { 0 } else { 7 };
+        if !pos.piece_at(Square88::new(4, back)).is(color, PieceType::King) {
+            return Err(FenError::CastlingWithoutPiece { right: ch, missing: "king" });
+        }
+        if !pos.piece_at(Square88::new(rook_file, back)).is(color, PieceType::Rook) {
+            return Err(FenError::CastlingWithoutPiece { right: ch, missing: "rook" });
+        }
+    }
+    Ok(rights)
+}
+
+fn parse_ep(pos: &Position, field: &str) -> Result<Option<Square88>, FenError> {
+    if field == "-" {
+        return Ok(None);
+    }
+    let square = Square::parse(field).ok_or_else(|| FenError::EnPassantSyntax { found: field.to_string() })?;
+    let us = pos.side_to_move();
+    let them = us.flip();
+    let impossible = |reason| Err(FenError::EnPassantImpossible { square, reason });
+    let expected_rank = if us == Color::White { 5 } else { 2 };
+    if square.rank() != expected_rank {
+        return impossible("it must be on rank 6 with White to move, rank 3 with Black to move");
+    }
+    let sq = square.to_88();
+    let forward = crate::tables::PAWN_PUSH[them.index()];
+    // The pawn that just double-pushed stands one step past the square, and
+    // the square it came from is empty.
+    if !pos.piece_at(sq).is_empty() {
+        return impossible("the square is occupied");
+    }
+    if !pos.piece_at(sq.offset(forward)).is(them, PieceType::Pawn) {
+        return impossible("no pawn stands in front of it that could just have moved two squares");
+    }
+    if !pos.piece_at(sq.offset(-forward)).is_empty() {
+        return impossible("the pawn's start square is occupied");
+    }
+    Ok(Some(sq))
+}
+
+fn parse_number<T: std::str::FromStr + PartialOrd>(field: &str, lo: T, hi: T) -> Option<T> {
+    if field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    field.parse::<T>().ok().filter(|v| *v >= lo && *v <= hi)
+}
+
+impl Position {
+    /// Parse a FEN. The halfmove and fullmove fields may be omitted (they
+    /// default to 0 and 1), as EPD does.
+    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
+        if fields.is_empty() {
+            return Err(FenError::Empty);
+        }
+        if fields.len() < 4 || fields.len() > 6 {
+            return Err(FenError::FieldCount { found: fields.len() });
+        }
+        Position::from_fields(
+            fields[0],
+            fields[1],
+            fields[2],
+            fields[3],
+            fields.get(4).copied(),
+            fields.get(5).copied(),
+        )
+    }
+
+    /// Build a position from the separate FEN fields.
+    pub(crate) fn from_fields(
+        placement: &str,
+        side: &str,
+        castling: &str,
+        ep: &str,
+        halfmove: Option<&str>,
+        fullmove: Option<&str>,
+    ) -> Result<Position, FenError> {
+        let mut pos = Position::empty();
+        parse_placement(&mut pos, placement)?;
+        pos.side = match side {
+            "w" => Color::White,
+            "b" => Color::Black,
+            _ => return Err(FenError::SideToMove { found: side.to_string() }),
+        };
+        pos.castling = parse_castling(&pos, castling)?;
+        pos.ep = parse_ep(&pos, ep)?;
+        if let Some(h) = halfmove {
+            pos.halfmove =
+                parse_number(h, 0u16, 150).ok_or_else(|| FenError::HalfmoveClock { found: h.to_string() })?;
+        }
+        if let Some(f) = fullmove {
+            pos.fullmove =
+                parse_number(f, 1u16, 9999).ok_or_else(|| FenError::FullmoveNumber { found: f.to_string() })?;
+        }
+        let them = pos.side.flip();
+        if pos.king_attacked(them) {
+            return Err(FenError::OpponentInCheck { color: them.name() });
+        }
+        pos.key = pos.compute_key();
+        Ok(pos)
+    }
+
+    /// The position as a six-field FEN.
+    pub fn to_fen(&self) -> String {
+        let mut s = String::with_capacity(90);
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                let p = self.piece_at(Square88::new(file, rank));
+                if p.is_empty() {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        write!(s, "{empty}").unwrap();
+                        empty = 0;
+                    }
+                    s.push(p.letter());
+                }
+            }
+            if empty > 0 {
+                write!(s, "{empty}").unwrap();
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        let side = if self.side == Color::White { 'w' } else { 'b' };
+        let ep = self.ep.map_or("-".to_string(), |sq| sq.to_string());
+        write!(s, " {side} {} {ep} {} {}", self.castling, self.halfmove, self.fullmove).unwrap();
+        s
+    }
+
+    /// Full key computed from scratch (the incremental key must equal it).
+    pub fn compute_key(&self) -> u64 {
+        let mut key = self.compute_pawn_key();
+        for color in Color::ALL {
+            for &sq in self.piece_list(color) {
+                key ^= zobrist::piece_square(self.piece_at(sq), sq.to_64());
+            }
+        }
+        key ^= zobrist::castling(self.castling);
+        key ^= self.ep_key(self.ep, self.side);
+        if self.side == Color::Black {
+            key ^= zobrist::black_to_move();
+        }
+        key
+    }
+
+    /// Pawn key computed from scratch.
+    pub fn compute_pawn_key(&self) -> u64 {
+        let mut key = 0;
+        for color in Color::ALL {
+            for &sq in self.pawn_list(color) {
+                key ^= zobrist::piece_square(self.piece_at(sq), sq.to_64());
+            }
+        }
+        key
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip() {
+        for fen in [
+            START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/pppp1ppp/8/8/3Pp3/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 3",
+            "8/8/8/8/8/8/8/K6k b - - 99 140",
+            "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+            "B6b/8/8/8/2K5/5k2/8/b6B b - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(pos.to_fen(), fen);
+            pos.verify().unwrap();
+        }
+    }
+
+    #[test]
+    fn four_field_fen_defaults_clocks() {
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - -").unwrap();
+        assert_eq!(pos.to_fen(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    }
+
+    /// Each malformed input paired with the error kind it must produce.
+    pub(crate) fn bad_fens() -> Vec<(&'static str, fn(&FenError) -> bool)> {
+        use FenError as E;
+        vec![
+            ("", |e| matches!(e, E::Empty)),
+            ("   ", |e| matches!(e, E::Empty)),
+            ("8/8/8/8/8/8/8/8", |e| matches!(e, E::FieldCount { found: 1 })),
+            ("4k3/8/8/8/8/8/8/4K3 w -", |e| matches!(e, E::FieldCount { found: 3 })),
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra", |e| matches!(e, E::FieldCount { found: 7 })),
+            ("4k3/8/8/8/8/8/4K3 w - - 0 1", |e| matches!(e, E::RankCount { found: 7 })),
+            ("4k3/8/8/8/8/8/8/8/4K3 w - - 0 1", |e| matches!(e, E::RankCount { found: 9 })),
+            ("4k3/8/8/8/8/8/8/4K4 w - - 0 1", |e| matches!(e, E::RankLength { rank: 1, squares: 9 })),
+            ("4k3/8/8/8/8/8/8/4K2 w - - 0 1", |e| matches!(e, E::RankLength { rank: 1, squares: 7 })),
+            ("4k3/9/8/8/8/8/8/4K3 w - - 0 1", |e| matches!(e, E::RankLength { rank: 7, .. })),
+            ("4k3/8/8/8/8/8/8/4KX2 w - - 0 1", |e| matches!(e, E::UnknownPiece { letter: 'X', .. })),
+            ("4k3/8/8/8/8/8/8/4K2é w - - 0 1", |e| matches!(e, E::UnknownPiece { .. })),
+            ("4k3/8/8/8/8/8/8/4K0 w - - 0 1", |e| matches!(e, E::ZeroEmptyCount { rank: 1 })),
+            ("8/8/8/8/8/8/8/4K3 w - - 0 1", |e| matches!(e, E::MissingKing { color: "black" })),
+            ("4k3/8/8/8/8/8/8/8 w - - 0 1", |e| matches!(e, E::MissingKing { color: "white" })),
+            ("4k3/8/8/8/8/8/8/3KK3 w - - 0 1", |e| matches!(e, E::ExtraKing { color: "white", count: 2 })),
+            ("k6k/8/8/8/8/8/8/4K3 w - - 0 1", |e| matches!(e, E::ExtraKing { color: "black", .. })),
+            ("4k3/8/8/8/8/8/PPPPPPPP/P3K3 w - - 0 1", |e| {
+                matches!(e, E::TooManyPawns { .. } | E::PawnOnBackRank { .. })
+            }),
+            ("4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1", |e| matches!(e, E::TooManyPawns { count: 9, .. })),
+            ("4k3/8/8/8/QQQQQQQQ/QQQQQQQQ/8/4K3 w - - 0 1", |e| matches!(e, E::TooManyPieces { count: 17, .. })),
+            ("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", |e| matches!(e, E::PawnOnBackRank { .. })),
+            ("p3k3/8/8/8/8/8/8/4K3 w - - 0 1", |e| matches!(e, E::PawnOnBackRank { .. })),
+            ("4k3/8/8/8/8/8/8/4K3 x - - 0 1", |e| matches!(e, E::SideToMove { .. })),
+            ("4k3/8/8/8/8/8/8/4K3 W - - 0 1", |e| matches!(e, E::SideToMove { .. })),
+            ("4k3/8/8/8/8/8/8/4K3 w KX - 0 1", |e| matches!(e, E::CastlingSyntax { .. })),
+            ("4k3/8/8/8/8/8/8/4K2R w KK - 0 1", |e| matches!(e, E::CastlingSyntax { .. })),
+            ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", |e| matches!(e, E::CastlingWithoutPiece { right: 'K', missing: "rook" })),
+            ("4k3/8/8/8/8/8/8/3K3R w K - 0 1", |e| {
+                matches!(e, E::CastlingWithoutPiece { right: 'K', missing: "king" })
+            }),
+            ("4k3/8/8/8/8/8/8/R3K3 w Kq - 0 1", |e| matches!(e, E::CastlingWithoutPiece { right: 'K', .. })),
+            ("4k3/8/8/8/8/8/8/4K3 w - e9 0 1", |e| matches!(e, E::EnPassantSyntax { .. })),
+            ("4k3/8/8/8/8/8/8/4K3 w - xx 0 1", |e| matches!(e, E::EnPassantSyntax { .. })),
+            ("4k3/8/8/8/8/8/8/4K3 w - e3 0 1", |e| matches!(e, E::EnPassantImpossible { .. })),
+            ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", |e| matches!(e, E::EnPassantImpossible { .. })),
+            ("4k3/8/4p3/4p3/8/8/8/4K3 w - e6 0 1", |e| matches!(e, E::EnPassantImpossible { .. })),
+            ("4k3/4p3/8/4p3/8/8/8/4K3 w - e6 0 1", |e| matches!(e, E::EnPassantImpossible { .. })),
+            ("4k3/8/8/8/8/8/8/4K3 w - - x 1", |e| matches!(e, E::HalfmoveClock { .. })),
+            ("4k3/8/8/8/8/8/8/4K3 w - - -1 1", |e| matches!(e, E::HalfmoveClock { .. })),
+            ("4k3/8/8/8/8/8/8/4K3 w - - 151 1", |e| matches!(e, E::HalfmoveClock { .. })),
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 0", |e| matches!(e, E::FullmoveNumber { .. })),
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 1.5", |e| matches!(e, E::FullmoveNumber { .. })),
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999999999999", |e| matches!(e, E::FullmoveNumber { .. })),
+            ("4k2R/8/8/8/8/8/8/4K3 w - - 0 1", |e| matches!(e, E::OpponentInCheck { color: "black" })),
+            ("4k3/8/8/8/8/8/3p4/4K3 b - - 0 1", |e| matches!(e, E::OpponentInCheck { color: "white" })),
+        ]
+    }
+
+    #[test]
+    fn malformed_fens_get_the_right_error() {
+        let mut checked = 0;
+        for (fen, expected) in bad_fens() {
+            let e = Position::from_fen(fen).expect_err(fen);
+            assert!(expected(&e), "{fen:?} gave {e:?}");
+            assert!(!e.to_string().is_empty());
+            checked += 1;
+        }
+        assert!(checked >= 40, "only {checked} bad inputs checked");
+    }
+}

@@ -1,0 +1,203 @@
+//! Make and unmake for every move kind, and the null move. Both are written
+//! only in terms of the board primitives; unmake uses their non-hashing
+//! twins and restores the saved keys.
+
+use super::{zobrist, Position, Undo};
+use crate::bitboard::Bitboard;
+use crate::moves::Move;
+use crate::tables::PAWN_PUSH;
+use crate::types::{CastleRights, Color, Piece, PieceType, Square, Square88};
+
+/// Castling rights that survive a move touching each 0x88 square.
+static CASTLE_KEEP: [u8; 128] = {
+    let mut t = [15u8; 128];
+    t[0x70] = 15 & !CastleRights::WHITE_QUEEN; // a1
+    t[0x77] = 15 & !CastleRights::WHITE_KING; // h1
+    t[0x74] = 15 & !(CastleRights::WHITE_KING | CastleRights::WHITE_QUEEN); // e1
+    t[0x00] = 15 & !CastleRights::BLACK_QUEEN; // a8
+    t[0x07] = 15 & !CastleRights::BLACK_KING; // h8
+    t[0x04] = 15 & !(CastleRights::BLACK_KING | CastleRights::BLACK_QUEEN); // e8
+    t
+};
+
+/// Rook from/to of a castling move, by the king's destination square.
+#[inline(always)]
+pub(crate) fn castle_rook_squares(king_to: Square88) -> (Square88, Square88) {
+    let base = king_to.raw() & 0x70;
+    if king_to.file() == 6 {
+        (Square88::from_raw(base | 7), Square88::from_raw(base | 5))
+    } else {
+        (Square88::from_raw(base), Square88::from_raw(base | 3))
+    }
+}
+
+impl Position {
+    /// Whether a pawn of the side to move could capture en passant onto
+    /// `ep` (only then is the square hashed and kept after a double push).
+    #[inline]
+    pub(crate) fn ep_capturable(&self, ep: Square88, capturer: Color) -> bool {
+        let target = ep.to_64();
+        let from = Bitboard::from_square(target).pawn_attacks(capturer.flip());
+        (from & self.bb(capturer, PieceType::Pawn)).is_nonempty()
+    }
+
+    /// Key contribution of the en-passant state: hashed only when a capture
+    /// is possible, so the same position reached two ways has one key.
+    #[inline]
+    pub(crate) fn ep_key(&self, ep: Option<Square88>, capturer: Color) -> u64 {
+        match ep {
+            Some(sq) if self.ep_capturable(sq, capturer) => zobrist::ep_file(sq.file()),
+            _ => 0,
+        }
+    }
+
+    /// Play `m`, which must be legal in this position.
+    pub fn make(&mut self, m: Move) {
+        let us = self.side;
+        let them = us.flip();
+        self.history.push(Undo {
+            mv: m,
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            key: self.key,
+            pawn_key: self.pawn_key,
+        });
+        self.key ^= self.ep_key(self.ep, us);
+        self.ep = None;
+
+        let (from, to) = (m.from(), m.to());
+        let moved = m.moved();
+        self.halfmove += 1;
+
+        if m.is_en_passant() {
+            self.lift::<true>(to.offset(-PAWN_PUSH[us.index()]));
+        } else if m.is_capture() {
+            self.lift::<true>(to);
+        }
+        if m.is_capture() {
+            self.halfmove = 0;
+        }
+        if m.is_promotion() {
+            self.lift::<true>(from);
+            self.place::<true>(to, m.promotion());
+        } else {
+            self.slide::<true>(from, to);
+        }
+        if moved.kind() == PieceType::Pawn {
+            self.halfmove = 0;
+            if m.is_double_push() {
+                let ep = from.offset(PAWN_PUSH[us.index()]);
+                if self.ep_capturable(ep, them) {
+                    self.ep = Some(ep);
+                    self.key ^= zobrist::ep_file(ep.file());
+                }
+            }
+        } else if m.is_castle() {
+            let (rook_from, rook_to) = castle_rook_squares(to);
+            self.slide::<true>(rook_from, rook_to);
+        }
+
+        let rights = self.castling.bits() & CASTLE_KEEP[from.index()] & CASTLE_KEEP[to.index()];
+        if rights != self.castling.bits() {
+            self.key ^= zobrist::castling(self.castling) ^ zobrist::castling(CastleRights::from_bits(rights));
+            self.castling = CastleRights::from_bits(rights);
+        }
+
+        self.side = them;
+        self.key ^= zobrist::black_to_move();
+        if us == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+    }
+
+    /// Take back the last move made with [`make`](Self::make) and return it.
+    /// Panics if no move was made (a programming error).
+    pub fn unmake(&mut self) -> Move {
+        let undo = self.history.pop().expect("unmake without a move to take back");
+        let m = undo.mv;
+        let them = self.side;
+        let us = them.flip();
+        self.side = us;
+        if us == Color::Black {
+            self.fullmove = self.fullmove.saturating_sub(1);
+        }
+        if !m.is_null() {
+            let (from, to) = (m.from(), m.to());
+            if m.is_castle() {
+                let (rook_from, rook_to) = castle_rook_squares(to);
+                self.slide::<false>(rook_to, rook_from);
+            }
+            if m.is_promotion() {
+                self.lift::<false>(to);
+                self.place::<false>(from, m.moved());
+            } else {
+                self.slide::<false>(to, from);
+            }
+            if m.is_en_passant() {
+                self.place::<false>(to.offset(-PAWN_PUSH[us.index()]), m.captured());
+            } else if m.is_capture() {
+                self.place::<false>(to, m.captured());
+            }
+        }
+        self.castling = undo.castling;
+        self.ep = undo.ep;
+        self.halfmove = undo.halfmove;
+        self.key = undo.key;
+        self.pawn_key = undo.pawn_key;
+        m
+    }
+
+    /// Pass the move to the other side (for null-move pruning). The side to
+    /// move must not be in check. Undo with [`unmake`](Self::unmake).
+    pub fn make_null(&mut self) {
+        self.history.push(Undo {
+            mv: Move::NULL,
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            key: self.key,
+            pawn_key: self.pawn_key,
+        });
+        self.key ^= self.ep_key(self.ep, self.side);
+        self.ep = None;
+        // A null move is not a real move: repetitions do not reach across it.
+        self.halfmove = 0;
+        if self.side == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.side = self.side.flip();
+        self.key ^= zobrist::black_to_move();
+    }
+
+    /// Build the move `from`-`to` (with an optional promotion kind) from the
+    /// board, filling in the moved and captured pieces and the flags. The
+    /// result is only meaningful if the move is legal; callers that take
+    /// moves from users check it against the generated legal moves.
+    pub fn move_from_squares(&self, from: Square, to: Square, promotion: Option<PieceType>) -> Move {
+        let (f, t) = (from.to_88(), to.to_88());
+        let moved = self.piece_at(f);
+        let mut captured = self.piece_at(t);
+        let mut flags = 0;
+        if !moved.is_empty() {
+            match moved.kind() {
+                PieceType::Pawn => {
+                    let diff = t.raw() as i32 - f.raw() as i32;
+                    if diff.abs() == 32 {
+                        flags |= Move::FLAG_DOUBLE_PUSH;
+                    } else if captured.is_empty() && (diff.abs() == 15 || diff.abs() == 17) && Some(t) == self.ep {
+                        flags |= Move::FLAG_EN_PASSANT;
+                        captured = Piece::new(moved.color().flip(), PieceType::Pawn);
+                    }
+                }
+                PieceType::King if (t.raw() as i32 - f.raw() as i32).abs() == 2 => flags |= Move::FLAG_CASTLE,
+                _ => {}
+            }
+        }
+        let promo = match promotion {
+            Some(kind) if !moved.is_empty() => Piece::new(moved.color(), kind),
+            _ => Piece::EMPTY,
+        };
+        Move::new(f, t, moved, captured, promo, flags)
+    }
+}

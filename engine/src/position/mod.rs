@@ -1,0 +1,383 @@
+//! `Position`: one chess position kept in two representations at once
+//! (DESIGN §3).
+//!
+//! * Mailbox (old): a 128-entry 0x88 array. On-board cell `sq` holds the
+//!   piece code and the piece's index in its colour's list; the off-board
+//!   twin `sq | 8` holds the square's attack words, one per colour, which the
+//!   mailbox evaluation rebuilds on every full eval. Piece lists: pawns per
+//!   colour, non-pawns per colour with the king at index 0. Counts, non-pawn
+//!   material (king included) and bishop counts per square shade.
+//! * Bitboards (new): per colour and type, per colour, and all pieces.
+//!
+//! The invariants between them are kept by three primitives only, `slide`,
+//! `lift` and `place` (in `board.rs`), each in a hashing form for make and a
+//! non-hashing form for unmake. Nothing else writes the board.
+
+mod board;
+pub mod epd;
+pub mod fen;
+mod make;
+pub mod verify;
+pub mod zobrist;
+
+use crate::bitboard::Bitboard;
+use crate::moves::Move;
+use crate::sliders::{FastSliders, Sliders};
+use crate::tables::{KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS};
+use crate::types::{CastleRights, Color, Piece, PieceType, Square, Square88};
+
+pub use epd::{Epd, EpdError};
+pub use fen::{FenError, START_FEN};
+pub use verify::VerifyError;
+
+/// Maximum pawns and non-pawns (king included) per side in a legal position.
+pub const MAX_PAWNS: usize = 8;
+pub const MAX_NON_PAWNS: usize = 16;
+
+/// One 0x88 cell: `[piece code, list index]` on the board,
+/// `[white attack word, black attack word]` on the off-board twin.
+type Cell = [u32; 2];
+
+/// What make() saves so unmake() can restore the state it cannot recompute.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Undo {
+    pub mv: Move,
+    pub castling: CastleRights,
+    pub ep: Option<Square88>,
+    pub halfmove: u16,
+    pub key: u64,
+    pub pawn_key: u64,
+}
+
+#[derive(Clone)]
+pub struct Position {
+    cells: [Cell; 128],
+    pawn_list: [[Square88; MAX_PAWNS]; 2],
+    pawn_count: [u8; 2],
+    piece_list: [[Square88; MAX_NON_PAWNS]; 2],
+    piece_count: [u8; 2],
+    type_count: [[u8; 6]; 2],
+    non_pawn_material: [i32; 2],
+    bishop_shades: [[u8; 2]; 2],
+    by_type: [[Bitboard; 6]; 2],
+    by_color: [Bitboard; 2],
+    occupied: Bitboard,
+    side: Color,
+    castling: CastleRights,
+    ep: Option<Square88>,
+    halfmove: u16,
+    fullmove: u16,
+    key: u64,
+    pawn_key: u64,
+    history: Vec<Undo>,
+}
+
+impl Position {
+    /// An empty board with White to move and no rights; the FEN parser fills
+    /// it through `place`.
+    pub(crate) fn empty() -> Position {
+        Position {
+            cells: [[0; 2]; 128],
+            pawn_list: [[Square88::from_raw(0x88); MAX_PAWNS]; 2],
+            pawn_count: [0; 2],
+            piece_list: [[Square88::from_raw(0x88); MAX_NON_PAWNS]; 2],
+            piece_count: [0; 2],
+            type_count: [[0; 6]; 2],
+            non_pawn_material: [0; 2],
+            bishop_shades: [[0; 2]; 2],
+            by_type: [[Bitboard::EMPTY; 6]; 2],
+            by_color: [Bitboard::EMPTY; 2],
+            occupied: Bitboard::EMPTY,
+            side: Color::White,
+            castling: CastleRights::NONE,
+            ep: None,
+            halfmove: 0,
+            fullmove: 1,
+            key: 0,
+            pawn_key: 0,
+            history: Vec::new(),
+        }
+    }
+
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        Position::from_fen(START_FEN).expect("the start position parses")
+    }
+
+    // ----- mailbox -----
+
+    /// Piece on an on-board 0x88 square (empty for none).
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square88) -> Piece {
+        debug_assert!(sq.is_on_board());
+        Piece::from_code(self.cells[sq.index()][0] as u8).unwrap_or(Piece::EMPTY)
+    }
+
+    /// Piece on a 64-index square.
+    #[inline(always)]
+    pub fn piece_on(&self, sq: Square) -> Piece {
+        self.piece_at(sq.to_88())
+    }
+
+    /// Index of the piece on `sq` in its colour's pawn or non-pawn list.
+    #[inline(always)]
+    pub fn list_index(&self, sq: Square88) -> usize {
+        self.cells[sq.index()][1] as usize
+    }
+
+    /// The attack word of `sq` for `color` (DESIGN §3.1), stored in the
+    /// square's off-board twin.
+    #[inline(always)]
+    pub fn attack_word(&self, sq: Square88, color: Color) -> u32 {
+        self.cells[sq.twin()][color.index()]
+    }
+
+    /// OR bits into the attack word of `sq` for `color`.
+    #[inline(always)]
+    pub fn add_attack_bits(&mut self, sq: Square88, color: Color, bits: u32) {
+        self.cells[sq.twin()][color.index()] |= bits;
+    }
+
+    /// Zero every square's attack words (start of a mailbox full eval).
+    #[inline]
+    pub fn clear_attack_words(&mut self) {
+        for row in 0..8 {
+            for file in 8..16 {
+                self.cells[row * 16 + file] = [0; 2];
+            }
+        }
+    }
+
+    /// Squares of `color`'s pawns, in list order.
+    #[inline(always)]
+    pub fn pawn_list(&self, color: Color) -> &[Square88] {
+        &self.pawn_list[color.index()][..self.pawn_count[color.index()] as usize]
+    }
+
+    /// Squares of `color`'s non-pawns, king first.
+    #[inline(always)]
+    pub fn piece_list(&self, color: Color) -> &[Square88] {
+        &self.piece_list[color.index()][..self.piece_count[color.index()] as usize]
+    }
+
+    #[inline(always)]
+    pub fn king_square88(&self, color: Color) -> Square88 {
+        self.piece_list[color.index()][0]
+    }
+
+    #[inline(always)]
+    pub fn king_square(&self, color: Color) -> Square {
+        self.piece_list[color.index()][0].to_64()
+    }
+
+    /// Number of `kind` pieces of `color`.
+    #[inline(always)]
+    pub fn count(&self, color: Color, kind: PieceType) -> u32 {
+        self.type_count[color.index()][kind.index()] as u32
+    }
+
+    /// Non-pawn material of `color`, king included (DESIGN §4.2).
+    #[inline(always)]
+    pub fn non_pawn_material(&self, color: Color) -> i32 {
+        self.non_pawn_material[color.index()]
+    }
+
+    #[inline(always)]
+    pub fn pawn_material(&self, color: Color) -> i32 {
+        self.pawn_count[color.index()] as i32 * PieceType::Pawn.value()
+    }
+
+    /// `color`'s bishops standing on light (`shade` 0) or dark (1) squares.
+    #[inline(always)]
+    pub fn bishops_on_shade(&self, color: Color, shade: usize) -> u32 {
+        self.bishop_shades[color.index()][shade] as u32
+    }
+
+    /// Men on the board, kings and pawns included.
+    #[inline(always)]
+    pub fn men(&self) -> u32 {
+        self.occupied.count()
+    }
+
+    // ----- bitboards -----
+
+    #[inline(always)]
+    pub fn bb(&self, color: Color, kind: PieceType) -> Bitboard {
+        self.by_type[color.index()][kind.index()]
+    }
+
+    /// Both colours' pieces of `kind`.
+    #[inline(always)]
+    pub fn kind_bb(&self, kind: PieceType) -> Bitboard {
+        self.by_type[0][kind.index()] | self.by_type[1][kind.index()]
+    }
+
+    #[inline(always)]
+    pub fn color_bb(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.occupied
+    }
+
+    /// Rooks and queens of `color`.
+    #[inline(always)]
+    pub fn rook_likes(&self, color: Color) -> Bitboard {
+        self.bb(color, PieceType::Rook) | self.bb(color, PieceType::Queen)
+    }
+
+    /// Bishops and queens of `color`.
+    #[inline(always)]
+    pub fn bishop_likes(&self, color: Color) -> Bitboard {
+        self.bb(color, PieceType::Bishop) | self.bb(color, PieceType::Queen)
+    }
+
+    // ----- state -----
+
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline(always)]
+    pub fn castling(&self) -> CastleRights {
+        self.castling
+    }
+
+    #[inline(always)]
+    pub fn ep_square(&self) -> Option<Square88> {
+        self.ep
+    }
+
+    #[inline(always)]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove as u32
+    }
+
+    #[inline(always)]
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove as u32
+    }
+
+    /// Zobrist key of the whole position.
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Zobrist key of the pawns alone.
+    #[inline(always)]
+    pub fn pawn_key(&self) -> u64 {
+        self.pawn_key
+    }
+
+    /// Moves made since the position was set up.
+    #[inline(always)]
+    pub fn game_ply(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The last move made, if any.
+    #[inline(always)]
+    pub fn last_move(&self) -> Option<Move> {
+        self.history.last().map(|u| u.mv)
+    }
+
+    /// Make room for `plies` more moves so make() does not allocate in a
+    /// search.
+    pub fn reserve_history(&mut self, plies: usize) {
+        self.history.reserve(plies);
+    }
+
+    /// Forget the move history (keeps the position). Used after a UCI
+    /// `position` command so the history stays bounded.
+    pub fn clear_history(&mut self) {
+        self.history.clear();
+    }
+
+    // ----- attacks (bitboard; the mailbox forms live in `attackers`) -----
+
+    /// Pieces of `by` attacking `sq` given occupancy `occupied`.
+    #[inline(always)]
+    pub fn attackers_to_by<S: Sliders>(&self, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
+        let i = sq.index();
+        let pawns = PAWN_ATTACKS[by.flip().index()][i] & self.bb(by, PieceType::Pawn);
+        let knights = KNIGHT_ATTACKS[i] & self.bb(by, PieceType::Knight);
+        let kings = KING_ATTACKS[i] & self.bb(by, PieceType::King);
+        let rooks = S::rook(sq, occupied) & self.rook_likes(by);
+        let bishops = S::bishop(sq, occupied) & self.bishop_likes(by);
+        pawns | knights | kings | rooks | bishops
+    }
+
+    /// Enemy pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        let us = self.side;
+        self.attackers_to_by::<FastSliders>(self.king_square(us), us.flip(), self.occupied)
+    }
+
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.checkers().is_nonempty()
+    }
+
+    /// Is `color`'s king attacked?
+    #[inline]
+    pub fn king_attacked(&self, color: Color) -> bool {
+        self.attackers_to_by::<FastSliders>(self.king_square(color), color.flip(), self.occupied).is_nonempty()
+    }
+
+    // ----- draws -----
+
+    /// Has the current position occurred before since the last irreversible
+    /// move (searching back at most `halfmove` plies of history)?
+    pub fn is_repetition(&self) -> bool {
+        let n = self.history.len();
+        let limit = (self.halfmove as usize).min(n);
+        let mut back = 4;
+        while back <= limit {
+            if self.history[n - back].key == self.key {
+                return true;
+            }
+            back += 2;
+        }
+        false
+    }
+
+    /// Neither side can possibly mate: K v K, K+minor v K, K+B v K+B with
+    /// bishops on the same shade.
+    pub fn insufficient_material(&self) -> bool {
+        if (self.kind_bb(PieceType::Pawn) | self.kind_bb(PieceType::Rook) | self.kind_bb(PieceType::Queen))
+            .is_nonempty()
+        {
+            return false;
+        }
+        let minors = self.kind_bb(PieceType::Knight) | self.kind_bb(PieceType::Bishop);
+        if minors.count() <= 1 {
+            return true;
+        }
+        let bishops = self.kind_bb(PieceType::Bishop);
+        self.kind_bb(PieceType::Knight).is_empty()
+            && ((bishops & Bitboard::LIGHT_SQUARES).is_empty() || (bishops & Bitboard::DARK_SQUARES).is_empty())
+    }
+
+    /// A simple text diagram, rank 8 first.
+    pub fn diagram(&self) -> String {
+        let mut s = String::new();
+        for rank in (0..8).rev() {
+            for file in 0..8 {
+                s.push(self.piece_at(Square88::new(file, rank)).letter());
+            }
+            s.push('\n');
+        }
+        s
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}

@@ -1,0 +1,243 @@
+//! Small precomputed tables, built at compile time: 0x88 step deltas, the
+//! 0x88 difference tables the mailbox code uses to ask "can a piece on
+//! `from` reach `to`", and the bitboard leaper, between and line tables.
+
+use crate::bitboard::Bitboard;
+use crate::types::{Color, PieceType, Square, Square88};
+
+/// 0x88 steps. North (towards rank 8) is -16.
+pub const KNIGHT_DELTAS: [i8; 8] = [-33, -31, -18, -14, 14, 18, 31, 33];
+pub const KING_DELTAS: [i8; 8] = [-17, -16, -15, -1, 1, 15, 16, 17];
+pub const ROOK_DELTAS: [i8; 4] = [-16, 16, 1, -1];
+pub const BISHOP_DELTAS: [i8; 4] = [-15, -17, 17, 15];
+pub const QUEEN_DELTAS: [i8; 8] = [-16, 16, 1, -1, -15, -17, 17, 15];
+
+/// One square forward for each colour's pawns.
+pub const PAWN_PUSH: [i8; 2] = [-16, 16];
+/// The two capture steps of each colour's pawns.
+pub const PAWN_CAPTURES: [[i8; 2]; 2] = [[-17, -15], [15, 17]];
+
+/// Bits of [`ATTACK_VECTOR`]: which kinds reach a square difference on an
+/// empty board.
+pub const AV_WHITE_PAWN: u8 = 1;
+pub const AV_BLACK_PAWN: u8 = 2;
+pub const AV_KNIGHT: u8 = 4;
+pub const AV_BISHOP: u8 = 8;
+pub const AV_ROOK: u8 = 16;
+pub const AV_QUEEN: u8 = 32;
+pub const AV_KING: u8 = 64;
+
+/// The [`ATTACK_VECTOR`] bit of a piece kind (pawns by colour).
+#[inline(always)]
+pub const fn attack_vector_bit(color: Color, kind: PieceType) -> u8 {
+    match kind {
+        PieceType::Pawn => match color {
+            Color::White => AV_WHITE_PAWN,
+            Color::Black => AV_BLACK_PAWN,
+        },
+        PieceType::Knight => AV_KNIGHT,
+        PieceType::Bishop => AV_BISHOP,
+        PieceType::Rook => AV_ROOK,
+        PieceType::Queen => AV_QUEEN,
+        PieceType::King => AV_KING,
+    }
+}
+
+/// Indexed by `Square88::diff_index(from, to)`: which piece kinds standing on
+/// `from` attack `to` on an empty board.
+pub static ATTACK_VECTOR: [u8; 240] = build_attack_vector();
+
+/// Indexed like [`ATTACK_VECTOR`]: the unit 0x88 step from `from` towards
+/// `to` when they share a rank, file or diagonal, else 0.
+pub static DIFF_STEP: [i8; 240] = build_diff_step();
+
+const fn build_attack_vector() -> [u8; 240] {
+    let mut t = [0u8; 240];
+    let mut i = 0;
+    while i < 8 {
+        t[(KNIGHT_DELTAS[i] as i32 + 119) as usize] |= AV_KNIGHT;
+        t[(KING_DELTAS[i] as i32 + 119) as usize] |= AV_KING;
+        i += 1;
+    }
+    t[(-17 + 119) as usize] |= AV_WHITE_PAWN;
+    t[(-15 + 119) as usize] |= AV_WHITE_PAWN;
+    t[(15 + 119) as usize] |= AV_BLACK_PAWN;
+    t[(17 + 119) as usize] |= AV_BLACK_PAWN;
+    let mut d = 0;
+    while d < 8 {
+        let step = QUEEN_DELTAS[d] as i32;
+        let bit = if d < 4 { AV_ROOK } else { AV_BISHOP };
+        let mut k = 1;
+        while k < 8 {
+            t[(step * k + 119) as usize] |= bit | AV_QUEEN;
+            k += 1;
+        }
+        d += 1;
+    }
+    t
+}
+
+const fn build_diff_step() -> [i8; 240] {
+    let mut t = [0i8; 240];
+    let mut d = 0;
+    while d < 8 {
+        let step = QUEEN_DELTAS[d] as i32;
+        let mut k = 1;
+        while k < 8 {
+            t[(step * k + 119) as usize] = step as i8;
+            k += 1;
+        }
+        d += 1;
+    }
+    t
+}
+
+/// Can a `kind` of `color` on `from` reach `to` on an empty board?
+#[inline(always)]
+pub fn reaches_on_empty_board(color: Color, kind: PieceType, from: Square88, to: Square88) -> bool {
+    ATTACK_VECTOR[Square88::diff_index(from, to)] & attack_vector_bit(color, kind) != 0
+}
+
+const fn leaper_table(steps: &[(i32, i32)]) -> [Bitboard; 64] {
+    let mut t = [Bitboard::EMPTY; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (file, row) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut bits = 0u64;
+        let mut i = 0;
+        while i < steps.len() {
+            let (f, r) = (file + steps[i].0, row + steps[i].1);
+            if f >= 0 && f < 8 && r >= 0 && r < 8 {
+                bits |= 1u64 << (r * 8 + f);
+            }
+            i += 1;
+        }
+        t[sq] = Bitboard(bits);
+        sq += 1;
+    }
+    t
+}
+
+/// Knight targets of each square.
+pub static KNIGHT_ATTACKS: [Bitboard; 64] =
+    leaper_table(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
+
+/// King targets of each square.
+pub static KING_ATTACKS: [Bitboard; 64] =
+    leaper_table(&[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]);
+
+/// Squares attacked by a pawn of each colour on each square (row -1 is
+/// towards rank 8, White's forward).
+pub static PAWN_ATTACKS: [[Bitboard; 64]; 2] = [leaper_table(&[(-1, -1), (1, -1)]), leaper_table(&[(-1, 1), (1, 1)])];
+
+const fn line_tables() -> ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) {
+    let mut between = [[Bitboard::EMPTY; 64]; 64];
+    let mut line = [[Bitboard::EMPTY; 64]; 64];
+    let dirs: [(i32, i32); 8] = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+    let mut a = 0;
+    while a < 64 {
+        let (fa, ra) = ((a % 8) as i32, (a / 8) as i32);
+        let mut d = 0;
+        while d < 8 {
+            let (df, dr) = dirs[d];
+            // The full line through `a` in this direction and its opposite.
+            let mut full = 1u64 << a;
+            let (mut f, mut r) = (fa + df, ra + dr);
+            while f >= 0 && f < 8 && r >= 0 && r < 8 {
+                full |= 1u64 << (r * 8 + f);
+                f += df;
+                r += dr;
+            }
+            let (mut f, mut r) = (fa - df, ra - dr);
+            while f >= 0 && f < 8 && r >= 0 && r < 8 {
+                full |= 1u64 << (r * 8 + f);
+                f -= df;
+                r -= dr;
+            }
+            let mut gap = 0u64;
+            let (mut f, mut r) = (fa + df, ra + dr);
+            while f >= 0 && f < 8 && r >= 0 && r < 8 {
+                let b = (r * 8 + f) as usize;
+                between[a][b] = Bitboard(gap);
+                line[a][b] = Bitboard(full);
+                gap |= 1u64 << b;
+                f += df;
+                r += dr;
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    (between, line)
+}
+
+static LINE_TABLES: ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) = line_tables();
+
+/// Squares strictly between `a` and `b` when they share a line, else empty.
+#[inline(always)]
+pub fn between(a: Square, b: Square) -> Bitboard {
+    LINE_TABLES.0[a.index()][b.index()]
+}
+
+/// The whole rank, file or diagonal through `a` and `b` (edge to edge), or
+/// empty when they share none.
+#[inline(always)]
+pub fn line(a: Square, b: Square) -> Bitboard {
+    LINE_TABLES.1[a.index()][b.index()]
+}
+
+/// Chebyshev (king-step) distance.
+#[inline(always)]
+pub fn distance(a: Square, b: Square) -> u8 {
+    let df = (a.file() as i8 - b.file() as i8).unsigned_abs();
+    let dr = (a.rank() as i8 - b.rank() as i8).unsigned_abs();
+    df.max(dr)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        Square::parse(s).unwrap()
+    }
+
+    #[test]
+    fn leapers() {
+        assert_eq!(KNIGHT_ATTACKS[sq("a1").index()].count(), 2);
+        assert_eq!(KNIGHT_ATTACKS[sq("d4").index()].count(), 8);
+        assert_eq!(KING_ATTACKS[sq("h8").index()].count(), 3);
+        assert!(PAWN_ATTACKS[0][sq("e4").index()].has(sq("d5")));
+        assert!(PAWN_ATTACKS[1][sq("e4").index()].has(sq("f3")));
+    }
+
+    #[test]
+    fn lines() {
+        assert_eq!(between(sq("a1"), sq("a8")).count(), 6);
+        assert_eq!(between(sq("a1"), sq("h8")).count(), 6);
+        assert!(between(sq("a1"), sq("b3")).is_empty());
+        assert!(between(sq("a1"), sq("a2")).is_empty());
+        assert_eq!(line(sq("c3"), sq("e5")).count(), 8);
+        assert!(line(sq("c3"), sq("e6")).is_empty());
+    }
+
+    #[test]
+    fn attack_vector_matches_bitboard_geometry() {
+        for from in Square::all() {
+            for to in Square::all() {
+                if from == to {
+                    continue;
+                }
+                let (f88, t88) = (from.to_88(), to.to_88());
+                let knight = KNIGHT_ATTACKS[from.index()].has(to);
+                assert_eq!(reaches_on_empty_board(Color::White, PieceType::Knight, f88, t88), knight);
+                let king = KING_ATTACKS[from.index()].has(to);
+                assert_eq!(reaches_on_empty_board(Color::White, PieceType::King, f88, t88), king);
+                let on_line = line(from, to).is_nonempty();
+                assert_eq!(reaches_on_empty_board(Color::White, PieceType::Queen, f88, t88), on_line);
+                let pawn = PAWN_ATTACKS[1][from.index()].has(to);
+                assert_eq!(reaches_on_empty_board(Color::Black, PieceType::Pawn, f88, t88), pawn);
+            }
+        }
+    }
+}
