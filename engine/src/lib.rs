@@ -10,17 +10,25 @@
 //! * [`movegen`]: legal move generation, mailbox and bitboard, behind
 //!   [`movegen::MoveGen`]; [`perft`].
 //! * [`attackers`]: is-square-attacked in both forms.
+//! * [`search`]: the search, generic over an engine profile; [`bench`];
+//!   [`san`] move notation; [`uci`], the protocol loop; [`suite`], EPD
+//!   test-suite solving.
 
 pub mod attackers;
+pub mod bench;
 pub mod bitboard;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod position;
 pub mod rng;
+pub mod san;
+pub mod search;
 pub mod sliders;
+pub mod suite;
 pub mod tables;
 pub mod types;
+pub mod uci;
 
 pub use bitboard::Bitboard;
 pub use moves::{Move, MoveList};

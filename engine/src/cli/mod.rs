@@ -2,7 +2,9 @@
 //! exactly one JSON object on stdout. Errors are one line on stderr and a
 //! non-zero exit status: 2 for bad input, 1 for a failed check.
 
+mod bench;
 mod perft;
+mod suite;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use engine::position::epd::{load_file, Epd};
@@ -27,6 +29,12 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Check every expected perft count of an EPD file.
     PerftSuite(perft::SuiteArgs),
+    /// Fixed-depth search of the bench positions: nodes, NPS, signature.
+    Bench(bench::BenchArgs),
+    /// Solve counts of a bm/am EPD test suite at a fixed depth or node budget.
+    Suite(suite::SuiteArgs),
+    /// Speak UCI on stdin/stdout (also the default without a subcommand).
+    Uci,
 }
 
 /// Move generator choice.
@@ -100,7 +108,12 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         Some(Command::Perft(a)) => perft::perft(a),
         Some(Command::PerftSuite(a)) => perft::suite(a),
-        None => Err(CliError::input("no subcommand given; see `engine --help`")),
+        Some(Command::Bench(a)) => bench::bench(a),
+        Some(Command::Suite(a)) => suite::suite(a),
+        Some(Command::Uci) | None => {
+            engine::uci::run_stdio();
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

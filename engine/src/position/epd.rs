@@ -265,6 +265,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::type_complexity)]
     fn bad_epd_lines() {
         let cases: Vec<(&str, fn(&EpdError) -> bool)> = vec![
             ("", |e| matches!(e, EpdError::Fen(FenError::Empty))),

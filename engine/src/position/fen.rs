@@ -318,6 +318,7 @@ mod tests {
     }
 
     /// Each malformed input paired with the error kind it must produce.
+    #[allow(clippy::type_complexity)]
     pub(crate) fn bad_fens() -> Vec<(&'static str, fn(&FenError) -> bool)> {
         use FenError as E;
         vec![

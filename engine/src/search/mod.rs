@@ -1,0 +1,728 @@
+//! The search: single-threaded iterative deepening with aspiration windows
+//! over a principal-variation alpha-beta search, generic over an engine
+//! [`Profile`] so each profile is its own monomorphised search.
+//!
+//! * Interior nodes: transposition table cutoffs (non-PV), reverse futility
+//!   and null-move pruning, late move reductions, killers and history,
+//!   check extension, and the one-legal-reply extension of DESIGN §4.2.
+//! * Quiescence: stand pat on the (lazy) evaluation, captures and queen
+//!   promotions in MVV/LVA order, losing captures pruned by SEE, delta
+//!   pruning, and the qsearch-in-check extension of DESIGN §4.2.
+//! * Draws: repetition, the fifty-move rule, insufficient material. Mates
+//!   are `±(MATE - ply)`.
+//! * Limits: depth, nodes, move time, clock, infinite; a shared stop flag.
+//!
+//! Determinism: the move order is a total order on the moves themselves
+//! (see [`ordering`]), and nothing time-dependent happens at fixed depth, so
+//! two profiles whose generators emit the same moves in different orders,
+//! and whose evaluations agree, search identical trees.
+
+pub mod material;
+pub mod ordering;
+pub mod profile;
+pub mod tt;
+
+pub use material::MaterialEval;
+pub use profile::{
+    BitboardProfile, EvalStats, Evaluator, MailboxProfile, Profile, ProfileKind, SingleProbeProfile, UnknownProfile,
+};
+
+use crate::movegen::MoveGen;
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+use ordering::{class, key_class, order_key, History, Killers, ScoredMoves};
+use std::fmt;
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tt::{Bound, TranspositionTable};
+
+/// Deepest ply the search reaches (extensions and quiescence included).
+pub const MAX_PLY: usize = 128;
+/// Deepest iteration a search starts.
+pub const MAX_DEPTH: u32 = 100;
+/// Score of mate at the root; mate at ply `n` scores `MATE - n`.
+pub const MATE: i32 = 32_000;
+/// Scores at or beyond this magnitude are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Larger than every score.
+pub const INFINITY: i32 = MATE + 1;
+pub const DRAW: i32 = 0;
+/// Default transposition table size in MiB.
+pub const DEFAULT_HASH_MB: usize = 16;
+
+/// Nodes between checks of the stop flag and the clock.
+const POLL_INTERVAL: u64 = 1024;
+/// Initial half-width of the aspiration window.
+const ASPIRATION_DELTA: i32 = 25;
+/// Depth from which iterations start with an aspiration window.
+const ASPIRATION_DEPTH: u32 = 4;
+/// Reverse futility: margin per ply of remaining depth.
+const REVERSE_FUTILITY_MARGIN: i32 = 110;
+const REVERSE_FUTILITY_DEPTH: i32 = 3;
+/// Delta pruning in quiescence: a capture must be able to lift the score
+/// to within this of alpha.
+const DELTA_MARGIN: i32 = 200;
+/// Late move reductions start after this many moves.
+const LMR_FIRST_MOVE: usize = 3;
+const LMR_MIN_DEPTH: i32 = 3;
+/// Quiet moves remembered per node for the history malus.
+const MAX_QUIETS: usize = 64;
+
+/// When to stop searching.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest iteration (default [`MAX_DEPTH`]).
+    pub depth: Option<u32>,
+    /// Stop after this many nodes.
+    pub nodes: Option<u64>,
+    /// Spend exactly this long.
+    pub movetime: Option<Duration>,
+    /// Manage time from a game clock.
+    pub clock: Option<Clock>,
+}
+
+/// The side to move's clock.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    pub time: Duration,
+    pub increment: Duration,
+    /// Moves until the next time control (`None`: sudden death).
+    pub moves_to_go: Option<u32>,
+}
+
+impl Limits {
+    pub fn depth(depth: u32) -> Limits {
+        Limits { depth: Some(depth), ..Limits::default() }
+    }
+
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits { nodes: Some(nodes), ..Limits::default() }
+    }
+}
+
+/// A score as UCI reports it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns from the side to move's point of view.
+    Cp(i32),
+    /// Mate in this many moves (negative: getting mated).
+    Mate(i32),
+}
+
+impl Score {
+    pub fn from_internal(score: i32) -> Score {
+        if score >= MATE_BOUND {
+            Score::Mate((MATE - score + 1) / 2)
+        } else if score <= -MATE_BOUND {
+            Score::Mate(-(MATE + score) / 2)
+        } else {
+            Score::Cp(score)
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Cp(cp) => write!(f, "cp {cp}"),
+            Score::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
+}
+
+/// Progress of a search, reported after every completed iteration (and once
+/// more when a search is stopped inside one).
+#[derive(Clone, Debug)]
+pub struct SearchInfo<'a> {
+    pub depth: u32,
+    pub seldepth: u32,
+    /// Internal score (see [`Score::from_internal`]).
+    pub score: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub hashfull: u32,
+    pub pv: &'a [Move],
+}
+
+/// Nodes per second, 0 for no time.
+pub fn nps(nodes: u64, elapsed: Duration) -> u64 {
+    (nodes as u128 * 1_000_000).checked_div(elapsed.as_micros()).unwrap_or(0) as u64
+}
+
+impl SearchInfo<'_> {
+    pub fn nps(&self) -> u64 {
+        nps(self.nodes, self.elapsed)
+    }
+}
+
+/// What a finished search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; [`Move::NULL`] when there is none (mate, stalemate).
+    pub best: Move,
+    pub score: i32,
+    /// Deepest completed iteration.
+    pub depth: u32,
+    pub seldepth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Move>,
+}
+
+/// Reduction (plies) by depth and move number, `0.75 + ln d · ln n / 2.25`.
+fn lmr_table() -> Box<[[u8; 64]; 64]> {
+    let mut t = Box::new([[0u8; 64]; 64]);
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (n, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.75 + (d as f64).ln() * (n as f64).ln() / 2.25) as u8;
+        }
+    }
+    t
+}
+
+/// The principal variation of every ply: row `ply` holds the line from that
+/// ply on.
+struct PvTable {
+    moves: [[Move; MAX_PLY + 1]; MAX_PLY + 1],
+    len: [usize; MAX_PLY + 1],
+}
+
+impl PvTable {
+    #[inline(always)]
+    fn update(&mut self, ply: usize, m: Move) {
+        let child_len = self.len[ply + 1].min(MAX_PLY - ply);
+        let (head, tail) = self.moves.split_at_mut(ply + 1);
+        head[ply][0] = m;
+        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.len[ply] = child_len + 1;
+    }
+}
+
+/// A search with its tables, for one profile. Reused across searches: the
+/// transposition table persists until [`clear`](Self::clear).
+pub struct Searcher<P: Profile> {
+    eval: P::Eval,
+    tt: TranspositionTable,
+    killers: Box<Killers>,
+    history: Box<History>,
+    pv: Box<PvTable>,
+    lmr: Box<[[u8; 64]; 64]>,
+    stop: Arc<AtomicBool>,
+    nodes: u64,
+    next_poll: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    aborted: bool,
+    seldepth: usize,
+    root_best: Move,
+    root_score: i32,
+    _profile: PhantomData<fn() -> P>,
+}
+
+impl<P: Profile> Searcher<P> {
+    /// A searcher with a `hash_mb` MiB transposition table.
+    pub fn new(hash_mb: usize) -> Searcher<P> {
+        Searcher {
+            eval: P::Eval::default(),
+            tt: TranspositionTable::new(hash_mb),
+            killers: Box::default(),
+            history: Box::default(),
+            pv: Box::new(PvTable { moves: [[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1], len: [0; MAX_PLY + 1] }),
+            lmr: lmr_table(),
+            stop: Arc::new(AtomicBool::new(false)),
+            nodes: 0,
+            next_poll: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            aborted: false,
+            seldepth: 0,
+            root_best: Move::NULL,
+            root_score: 0,
+            _profile: PhantomData,
+        }
+    }
+
+    /// The flag that stops a running search when set. The search never
+    /// clears it: whoever starts a search resets it first.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    /// Forget everything learnt: transposition table, evaluation caches,
+    /// history.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.eval.clear();
+        self.history.clear();
+        self.killers.clear();
+    }
+
+    /// Replace the transposition table with an empty one of `mb` MiB.
+    pub fn resize_hash(&mut self, mb: usize) {
+        self.tt = TranspositionTable::new(mb);
+    }
+
+    pub fn hash_bytes(&self) -> usize {
+        self.tt.bytes()
+    }
+
+    pub fn eval_stats(&self) -> EvalStats {
+        self.eval.stats()
+    }
+
+    /// Search `pos` within `limits`, reporting each completed iteration to
+    /// `on_info`. `pos` is restored before returning.
+    pub fn go(&mut self, pos: &mut Position, limits: &Limits, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+        let start = Instant::now();
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        let (soft, hard) = plan_time(limits);
+        self.deadline = hard.map(|d| start + d);
+        self.nodes = 0;
+        self.next_poll = POLL_INTERVAL.min(self.node_limit);
+        self.aborted = false;
+        self.seldepth = 0;
+        self.root_best = Move::NULL;
+        self.root_score = 0;
+        self.killers.clear();
+        self.history.clear();
+        self.tt.new_search();
+        pos.reserve_history(MAX_PLY + 8);
+
+        let mut root_moves = MoveList::new();
+        P::Gen::legal(pos, &mut root_moves);
+        if root_moves.is_empty() {
+            let score = if P::in_check(pos) { -MATE } else { DRAW };
+            on_info(&SearchInfo {
+                depth: 0,
+                seldepth: 0,
+                score,
+                nodes: 0,
+                elapsed: start.elapsed(),
+                hashfull: 0,
+                pv: &[],
+            });
+            return SearchResult {
+                best: Move::NULL,
+                score,
+                depth: 0,
+                seldepth: 0,
+                nodes: 0,
+                elapsed: start.elapsed(),
+                pv: Vec::new(),
+            };
+        }
+        // A fallback if the search is stopped before any move completes:
+        // the first move in a fixed order.
+        let fallback = *root_moves.iter().max_by_key(|m| m.raw()).expect("non-empty");
+
+        let mut best_pv: Vec<Move> = Vec::with_capacity(MAX_PLY);
+        let mut score = 0;
+        let mut completed = 0;
+        let mut reported_nodes = 0;
+        for depth in 1..=max_depth {
+            let s = self.aspiration(pos, depth, score);
+            if self.aborted {
+                break;
+            }
+            score = s;
+            completed = depth;
+            best_pv.clear();
+            best_pv.extend_from_slice(&self.pv.moves[0][..self.pv.len[0]]);
+            reported_nodes = self.nodes;
+            on_info(&SearchInfo {
+                depth,
+                seldepth: self.seldepth as u32,
+                score,
+                nodes: self.nodes,
+                elapsed: start.elapsed(),
+                hashfull: self.tt.hashfull(),
+                pv: &best_pv,
+            });
+            let timed = limits.clock.is_some() || limits.movetime.is_some();
+            if timed && root_moves.len() == 1 {
+                break;
+            }
+            if timed && score.abs() >= MATE_BOUND && (MATE - score.abs()) as u32 <= depth {
+                break;
+            }
+            if let Some(soft) = soft {
+                if start.elapsed() >= soft / 2 {
+                    break;
+                }
+            }
+        }
+        // Stopped inside an iteration: a root move that completed with a
+        // better score than the previous best replaces it.
+        if self.aborted && !self.root_best.is_null() && best_pv.first() != Some(&self.root_best) {
+            best_pv.clear();
+            best_pv.push(self.root_best);
+            score = self.root_score;
+        }
+        if best_pv.is_empty() {
+            best_pv.push(fallback);
+        }
+        let elapsed = start.elapsed();
+        if self.nodes != reported_nodes {
+            on_info(&SearchInfo {
+                depth: completed.max(1),
+                seldepth: self.seldepth as u32,
+                score,
+                nodes: self.nodes,
+                elapsed,
+                hashfull: self.tt.hashfull(),
+                pv: &best_pv,
+            });
+        }
+        SearchResult {
+            best: best_pv[0],
+            score,
+            depth: completed,
+            seldepth: self.seldepth as u32,
+            nodes: self.nodes,
+            elapsed,
+            pv: best_pv,
+        }
+    }
+
+    /// One iteration, starting with a window around the previous score and
+    /// widening it on failure.
+    fn aspiration(&mut self, pos: &mut Position, depth: u32, previous: i32) -> i32 {
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = (-INFINITY, INFINITY);
+        if depth >= ASPIRATION_DEPTH && previous.abs() < MATE_BOUND {
+            alpha = (previous - delta).max(-INFINITY);
+            beta = (previous + delta).min(INFINITY);
+        }
+        loop {
+            let score = self.search(pos, depth as i32, 0, alpha, beta, true, false);
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha && alpha > -INFINITY {
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta && beta < INFINITY {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta += delta;
+            if delta > 800 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    /// Check the stop flag, the node limit and the clock.
+    #[cold]
+    fn poll(&mut self) {
+        self.next_poll = (self.nodes + POLL_INTERVAL).min(self.node_limit);
+        if self.nodes >= self.node_limit
+            || self.stop.load(Ordering::Relaxed)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.aborted = true;
+        }
+    }
+
+    /// Count a node and stop if a limit is reached.
+    #[inline(always)]
+    fn enter_node(&mut self, ply: usize) -> bool {
+        if self.aborted {
+            return false;
+        }
+        self.pv.len[ply] = 0;
+        self.nodes += 1;
+        if self.nodes >= self.next_poll {
+            self.poll();
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        !self.aborted
+    }
+
+    /// Ordering key of a move at an interior node.
+    #[inline(always)]
+    fn main_key(&self, m: Move, hash_move: Move, killers: [Move; 2]) -> u64 {
+        if m == hash_move {
+            return order_key(class::HASH, 0, m);
+        }
+        if m.is_tactical() {
+            if m.is_promotion() && !ordering::is_queen_promotion(m) {
+                return order_key(class::UNDER_PROMOTION, ordering::mvv_lva(m), m);
+            }
+            return order_key(class::GOOD_TACTICAL, ordering::mvv_lva(m), m);
+        }
+        if m == killers[0] {
+            order_key(class::KILLER_1, 0, m)
+        } else if m == killers[1] {
+            order_key(class::KILLER_2, 0, m)
+        } else {
+            order_key(class::QUIET, self.history.get(m), m)
+        }
+    }
+
+    /// The principal-variation alpha-beta search.
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        pv_node: bool,
+        null_ok: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.qsearch(pos, ply, alpha, beta);
+        }
+        if !self.enter_node(ply) {
+            return 0;
+        }
+        let root = ply == 0;
+        let in_check = P::in_check(pos);
+        if !root {
+            if pos.is_repetition() || pos.insufficient_material() || (pos.halfmove_clock() >= 100 && !in_check) {
+                return DRAW;
+            }
+            // Mate distance pruning: no line from here beats a mate already
+            // found nearer the root.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+            if ply >= MAX_PLY - 1 {
+                return self.eval.evaluate(pos, alpha, beta);
+            }
+        }
+
+        let key = pos.key();
+        let mut hash_move = Move::NULL;
+        if let Some(hit) = self.tt.probe(key, ply) {
+            hash_move = hit.mv;
+            if !pv_node
+                && hit.depth >= depth
+                && match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => hit.score >= beta,
+                    Bound::Upper => hit.score <= alpha,
+                }
+            {
+                return hit.score;
+            }
+        }
+        if root && !self.root_best.is_null() {
+            hash_move = self.root_best;
+        }
+
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            let static_eval = self.eval.evaluate(pos, alpha, beta);
+            if depth <= REVERSE_FUTILITY_DEPTH && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta {
+                return static_eval;
+            }
+            if null_ok && depth >= 2 && static_eval >= beta && !ordering::pawns_and_king_only(pos) {
+                let reduction = if depth >= 6 { 3 } else { 2 };
+                pos.make_null();
+                let score = -self.search(pos, depth - 1 - reduction, ply + 1, -beta, -beta + 1, false, false);
+                pos.unmake();
+                if self.aborted {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        let mut list = MoveList::new();
+        P::Gen::legal(pos, &mut list);
+        if list.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { DRAW };
+        }
+        if !root && pos.halfmove_clock() >= 100 {
+            return DRAW; // in check but not mated: the fifty-move rule holds
+        }
+        let one_reply = list.len() == 1;
+
+        let killers = self.killers.get(ply);
+        self.killers.clear_ply(ply + 1);
+        let mut moves = ScoredMoves::new();
+        moves.fill(&list, |m| self.main_key(m, hash_move, killers));
+
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = Move::NULL;
+        let mut searched = 0usize;
+        let mut quiets = [Move::NULL; MAX_QUIETS];
+        let mut quiet_count = 0;
+        while let Some((m, move_key)) = moves.pick() {
+            let quiet = !m.is_tactical();
+            pos.make(m);
+            let gives_check = P::in_check(pos);
+            let extension = i32::from(gives_check || one_reply);
+            let new_depth = depth - 1 + extension;
+            let mut score;
+            if searched == 0 {
+                score = -self.search(pos, new_depth, ply + 1, -beta, -alpha, pv_node, true);
+            } else {
+                let mut reduction = 0;
+                if depth >= LMR_MIN_DEPTH
+                    && searched >= LMR_FIRST_MOVE
+                    && quiet
+                    && !in_check
+                    && !gives_check
+                    && key_class(move_key) == class::QUIET
+                {
+                    let r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32 - i32::from(pv_node);
+                    reduction = r.clamp(0, new_depth - 1);
+                }
+                score = -self.search(pos, new_depth - reduction, ply + 1, -alpha - 1, -alpha, false, true);
+                if score > alpha && reduction > 0 {
+                    score = -self.search(pos, new_depth, ply + 1, -alpha - 1, -alpha, false, true);
+                }
+                if pv_node && score > alpha && score < beta {
+                    score = -self.search(pos, new_depth, ply + 1, -beta, -alpha, true, true);
+                }
+            }
+            pos.unmake();
+            if self.aborted {
+                return 0;
+            }
+            searched += 1;
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = m;
+                    alpha = score;
+                    self.pv.update(ply, m);
+                    if root {
+                        self.root_best = m;
+                        self.root_score = score;
+                    }
+                    if score >= beta {
+                        if quiet {
+                            self.killers.record(ply, m);
+                            let bonus = depth * depth;
+                            self.history.update(m, bonus);
+                            for &q in &quiets[..quiet_count] {
+                                self.history.update(q, -bonus);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && quiet_count < MAX_QUIETS {
+                quiets[quiet_count] = m;
+                quiet_count += 1;
+            }
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, ply, best_move, best_score, depth, bound);
+        best_score
+    }
+
+    /// Quiescence search: captures and queen promotions until the position
+    /// is quiet, standing pat on the evaluation.
+    fn qsearch(&mut self, pos: &mut Position, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        if !self.enter_node(ply) {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.eval.evaluate(pos, alpha, beta);
+        }
+        if pos.insufficient_material() {
+            return DRAW;
+        }
+        let in_check = P::in_check(pos);
+        let mut list = MoveList::new();
+        let mut moves = ScoredMoves::new();
+        let mut best_score;
+
+        if in_check {
+            if pos.is_repetition() {
+                return DRAW;
+            }
+            // Every evasion, no standing pat.
+            P::Gen::legal(pos, &mut list);
+            if list.is_empty() {
+                return -MATE + ply as i32;
+            }
+            moves.fill(&list, |m| {
+                if m.is_tactical() {
+                    order_key(class::GOOD_TACTICAL, ordering::mvv_lva(m), m)
+                } else {
+                    order_key(class::QUIET, self.history.get(m), m)
+                }
+            });
+            best_score = -INFINITY;
+        } else {
+            let stand_pat = self.eval.evaluate(pos, alpha, beta);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best_score = stand_pat;
+            P::Gen::tactical(pos, &mut list);
+            for &m in &list {
+                if m.is_promotion() && !ordering::is_queen_promotion(m) {
+                    continue;
+                }
+                if !m.is_promotion() && stand_pat + ordering::material_gain(m) + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+                moves.push(order_key(class::GOOD_TACTICAL, ordering::mvv_lva(m), m));
+            }
+        }
+
+        while let Some((m, _)) = moves.pick() {
+            pos.make(m);
+            let score = -self.qsearch(pos, ply + 1, -beta, -alpha);
+            pos.unmake();
+            if self.aborted {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    alpha = score;
+                    self.pv.update(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best_score
+    }
+}
+
+/// Soft (stop starting iterations) and hard (abort) time budgets.
+fn plan_time(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
+    const OVERHEAD: Duration = Duration::from_millis(10);
+    if let Some(t) = limits.movetime {
+        let hard = t.saturating_sub(OVERHEAD.min(t / 10)).max(Duration::from_millis(1));
+        return (None, Some(hard));
+    }
+    let Some(clock) = &limits.clock else {
+        return (None, None);
+    };
+    let available = clock.time.saturating_sub(OVERHEAD).max(Duration::from_millis(1));
+    let moves = clock.moves_to_go.unwrap_or(30).clamp(1, 50);
+    let soft = (available / moves + clock.increment * 3 / 4).min(available / 2);
+    let hard = (soft * 4).min(available * 3 / 4).max(soft);
+    (Some(soft), Some(hard))
+}

@@ -1,0 +1,325 @@
+//! Move ordering: every move gets a 64-bit key — an ordering class, a score
+//! within the class, and the move's raw 32-bit word as the final tie-break —
+//! and moves are picked best key first. Because the key is a total order on
+//! distinct moves, the order never depends on the order the generator
+//! emitted them in: the mailbox and bitboard generators produce the same set
+//! in different orders and the search visits it identically.
+//!
+//! Main search classes, best first: the hash move; winning or equal
+//! captures and queen promotions (most valuable victim, least valuable
+//! attacker); the two killers; quiet moves by history; losing captures by
+//! SEE; under-promotions.
+
+use crate::moves::{Move, MoveList, MAX_MOVES};
+use crate::position::Position;
+use crate::search::MAX_PLY;
+use crate::types::PieceType;
+use std::mem::MaybeUninit;
+
+/// Ordering classes (higher first).
+pub mod class {
+    pub const HASH: u64 = 7;
+    pub const GOOD_TACTICAL: u64 = 6;
+    pub const KILLER_1: u64 = 5;
+    pub const KILLER_2: u64 = 4;
+    pub const QUIET: u64 = 3;
+    pub const BAD_CAPTURE: u64 = 2;
+    pub const UNDER_PROMOTION: u64 = 1;
+}
+
+/// Offset that makes a signed in-class score non-negative (scores stay in
+/// ±2^27).
+const SCORE_OFFSET: i64 = 1 << 27;
+
+/// The ordering key: class in bits 60-63, score in bits 32-59, the raw move
+/// in bits 0-31.
+#[inline(always)]
+pub fn order_key(class: u64, score: i32, m: Move) -> u64 {
+    debug_assert!((score as i64).abs() < SCORE_OFFSET);
+    class << 60 | ((score as i64 + SCORE_OFFSET) as u64) << 32 | m.raw() as u64
+}
+
+/// Most valuable victim, least valuable attacker: victims by type (pawn 0 ..
+/// queen 4), attackers in reverse; promotions count the promoted piece as
+/// gained material.
+#[inline(always)]
+pub fn mvv_lva(m: Move) -> i32 {
+    let victim = if m.is_capture() { m.captured().kind().index() as i32 + 1 } else { 0 };
+    let promo = if m.is_promotion() { m.promotion().kind().index() as i32 } else { 0 };
+    let attacker = m.moved().kind().index() as i32;
+    (victim + promo) * 8 - attacker
+}
+
+/// Moves with their ordering keys, handed out best first. The key's low 32
+/// bits are the move itself, so only the keys are stored.
+pub struct ScoredMoves {
+    /// The first `len` entries are written; the rest are never read.
+    keys: [MaybeUninit<u64>; MAX_MOVES],
+    len: usize,
+    next: usize,
+}
+
+impl ScoredMoves {
+    #[inline(always)]
+    pub fn new() -> ScoredMoves {
+        ScoredMoves { keys: [MaybeUninit::uninit(); MAX_MOVES], len: 0, next: 0 }
+    }
+
+    /// Fill from `list`, keying each move with `key` (which must return an
+    /// [`order_key`] of that move).
+    #[inline(always)]
+    pub fn fill(&mut self, list: &MoveList, mut key: impl FnMut(Move) -> u64) {
+        self.len = 0;
+        self.next = 0;
+        for &m in list {
+            let k = key(m);
+            debug_assert_eq!(k as u32, m.raw());
+            self.keys[self.len].write(k);
+            self.len += 1;
+        }
+    }
+
+    /// Add one move with its key.
+    #[inline(always)]
+    pub fn push(&mut self, key: u64) {
+        self.keys[self.len].write(key);
+        self.len += 1;
+    }
+
+    /// Forget every move.
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.next = 0;
+    }
+
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The remaining move with the highest key, and its key.
+    #[inline(always)]
+    pub fn pick(&mut self) -> Option<(Move, u64)> {
+        if self.next >= self.len {
+            return None;
+        }
+        // SAFETY: entries below `len` were written by `fill` or `push`.
+        let keys = unsafe { std::slice::from_raw_parts_mut(self.keys.as_mut_ptr() as *mut u64, self.len) };
+        let mut best = self.next;
+        for i in self.next + 1..keys.len() {
+            if keys[i] > keys[best] {
+                best = i;
+            }
+        }
+        keys.swap(self.next, best);
+        let key = keys[self.next];
+        self.next += 1;
+        Some((Move::from_raw(key as u32), key))
+    }
+}
+
+/// The ordering class of a key.
+#[inline(always)]
+pub fn key_class(key: u64) -> u64 {
+    key >> 60
+}
+
+impl Default for ScoredMoves {
+    fn default() -> Self {
+        ScoredMoves::new()
+    }
+}
+
+/// Two killer moves per ply: quiet moves that caused a cutoff at that ply.
+pub struct Killers {
+    slots: [[Move; 2]; MAX_PLY + 2],
+}
+
+impl Killers {
+    pub fn new() -> Killers {
+        Killers { slots: [[Move::NULL; 2]; MAX_PLY + 2] }
+    }
+
+    pub fn clear(&mut self) {
+        self.slots = [[Move::NULL; 2]; MAX_PLY + 2];
+    }
+
+    #[inline(always)]
+    pub fn get(&self, ply: usize) -> [Move; 2] {
+        self.slots[ply]
+    }
+
+    #[inline(always)]
+    pub fn clear_ply(&mut self, ply: usize) {
+        self.slots[ply] = [Move::NULL; 2];
+    }
+
+    #[inline(always)]
+    pub fn record(&mut self, ply: usize, m: Move) {
+        let s = &mut self.slots[ply];
+        if s[0] != m {
+            s[1] = s[0];
+            s[0] = m;
+        }
+    }
+}
+
+impl Default for Killers {
+    fn default() -> Self {
+        Killers::new()
+    }
+}
+
+/// History heuristic: by moving piece code and destination square, a score
+/// in ±[`HISTORY_MAX`] that rises for quiet moves that cut off and falls for
+/// quiet moves searched before the one that did.
+pub struct History {
+    table: [[i32; 128]; 16],
+}
+
+pub const HISTORY_MAX: i32 = 1 << 14;
+
+impl History {
+    pub fn new() -> History {
+        History { table: [[0; 128]; 16] }
+    }
+
+    pub fn clear(&mut self) {
+        self.table = [[0; 128]; 16];
+    }
+
+    #[inline(always)]
+    pub fn get(&self, m: Move) -> i32 {
+        self.table[m.moved().index()][m.to().index()]
+    }
+
+    /// Move the entry towards ±HISTORY_MAX by `bonus` (gravity keeps it in
+    /// range).
+    #[inline(always)]
+    pub fn update(&mut self, m: Move, bonus: i32) {
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        let e = &mut self.table[m.moved().index()][m.to().index()];
+        *e += bonus - *e * bonus.abs() / HISTORY_MAX;
+    }
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History::new()
+    }
+}
+
+/// Is `m` a queen promotion (ordered with the good captures)?
+#[inline(always)]
+pub fn is_queen_promotion(m: Move) -> bool {
+    m.is_promotion() && m.promotion().kind() == PieceType::Queen
+}
+
+/// Can the capture `m` lose material at all? A capture of a piece worth at
+/// least the capturer never has a negative exchange value, so SEE is only
+/// needed for the others.
+#[inline(always)]
+pub fn may_lose_material(m: Move) -> bool {
+    m.is_capture() && m.moved().kind() != PieceType::King && m.captured().kind().value() < m.moved().kind().value()
+}
+
+/// The value a capture or promotion gains on the spot (delta pruning).
+#[inline(always)]
+pub fn material_gain(m: Move) -> i32 {
+    let mut gain = if m.is_capture() { m.captured().kind().value() } else { 0 };
+    if m.is_promotion() {
+        gain += m.promotion().kind().value() - PieceType::Pawn.value();
+    }
+    gain
+}
+
+/// Is `pos`'s side to move left with pawns and king only? (Null move is
+/// unsafe there: zugzwang.)
+#[inline(always)]
+pub fn pawns_and_king_only(pos: &Position) -> bool {
+    pos.non_pawn_material(pos.side_to_move()) <= PieceType::King.value()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::{BitboardGen, MailboxGen, MoveGen};
+    use crate::sliders::Magic;
+
+    #[test]
+    fn order_is_independent_of_generation_order() {
+        let pos = Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
+        let (mut a, mut b) = (MoveList::new(), MoveList::new());
+        MailboxGen::legal(&pos, &mut a);
+        BitboardGen::<Magic>::legal(&pos, &mut b);
+        assert_ne!(a.as_slice(), b.as_slice(), "the generators emit different orders");
+        // Many ties: every quiet move has the same class and score.
+        let key = |m: Move| {
+            if m.is_capture() {
+                order_key(class::GOOD_TACTICAL, mvv_lva(m), m)
+            } else {
+                order_key(class::QUIET, 0, m)
+            }
+        };
+        let (mut sa, mut sb) = (ScoredMoves::new(), ScoredMoves::new());
+        sa.fill(&a, key);
+        sb.fill(&b, key);
+        let mut picked = 0;
+        while let (Some(x), Some(y)) = (sa.pick(), sb.pick()) {
+            assert_eq!(x, y);
+            picked += 1;
+        }
+        assert_eq!(picked, a.len());
+    }
+
+    #[test]
+    fn keys_order_by_class_then_score_then_move() {
+        let m1 = Move::from_raw(5);
+        let m2 = Move::from_raw(9);
+        assert!(order_key(class::HASH, -100, m1) > order_key(class::GOOD_TACTICAL, 10_000, m2));
+        assert!(order_key(class::QUIET, 3, m1) > order_key(class::QUIET, 2, m2));
+        assert!(order_key(class::QUIET, 2, m2) > order_key(class::QUIET, 2, m1));
+        assert!(order_key(class::BAD_CAPTURE, -1, m1) > order_key(class::BAD_CAPTURE, -900, m2));
+    }
+
+    #[test]
+    fn history_stays_bounded_and_killers_shift() {
+        let m = Move::from_raw(0x0002_1030);
+        let mut h = History::new();
+        for _ in 0..1000 {
+            h.update(m, 400);
+        }
+        assert!(h.get(m) > 0 && h.get(m) <= HISTORY_MAX);
+        for _ in 0..1000 {
+            h.update(m, -400);
+        }
+        assert!(h.get(m) < 0 && h.get(m) >= -HISTORY_MAX);
+        let mut k = Killers::new();
+        let (a, b) = (Move::from_raw(1), Move::from_raw(2));
+        k.record(3, a);
+        k.record(3, a);
+        assert_eq!(k.get(3), [a, Move::NULL]);
+        k.record(3, b);
+        assert_eq!(k.get(3), [b, a]);
+    }
+
+    #[test]
+    fn mvv_lva_prefers_big_victims_and_small_attackers() {
+        let pos = Position::from_fen("4k3/8/8/3q4/2P5/8/3Q1r2/4K3 w - - 0 1").unwrap();
+        let moves = crate::movegen::legal_moves(&pos);
+        let find = |uci: &str| *moves.iter().find(|m| m.uci().as_str() == uci).expect(uci);
+        let (pxq, qxq, qxr, kxr, quiet) = (find("c4d5"), find("d2d5"), find("d2f2"), find("e1f2"), find("d2d3"));
+        assert!(mvv_lva(pxq) > mvv_lva(qxq) && mvv_lva(qxq) > mvv_lva(qxr) && mvv_lva(qxr) > mvv_lva(quiet));
+        assert!(mvv_lva(kxr) < mvv_lva(qxr));
+        assert!(!may_lose_material(pxq) && !may_lose_material(qxq) && !may_lose_material(kxr));
+        assert!(may_lose_material(qxr) && !may_lose_material(quiet));
+        assert_eq!(material_gain(qxr), 500);
+        assert_eq!(material_gain(quiet), 0);
+    }
+}

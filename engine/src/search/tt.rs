@@ -1,0 +1,243 @@
+//! The transposition table: buckets of four 16-byte entries (one 64-byte
+//! cache line), indexed by the low bits of the Zobrist key and checked with
+//! its high 32 bits. Replacement keeps the deepest, most recent entries.
+//! Mate scores are stored relative to the node (see [`score_to_tt`]).
+
+use crate::moves::Move;
+use crate::search::{MATE_BOUND, MAX_PLY};
+
+/// What a stored score means relative to the true value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true score is at most this (every move failed low).
+    Upper = 1,
+    /// The true score is at least this (a move failed high).
+    Lower = 2,
+    /// The true score.
+    Exact = 3,
+}
+
+impl Bound {
+    #[inline(always)]
+    fn from_bits(bits: u8) -> Option<Bound> {
+        match bits & 3 {
+            1 => Some(Bound::Upper),
+            2 => Some(Bound::Lower),
+            3 => Some(Bound::Exact),
+            _ => None,
+        }
+    }
+}
+
+/// One stored search result.
+#[derive(Copy, Clone, Default)]
+#[repr(C)]
+struct Entry {
+    check: u32,
+    mv: u32,
+    score: i16,
+    depth: i16,
+    /// Bound in bits 0-1, generation in bits 2-7.
+    gen_bound: u8,
+    _pad: [u8; 3],
+}
+
+const ENTRIES_PER_BUCKET: usize = 4;
+
+#[derive(Copy, Clone, Default)]
+#[repr(C, align(64))]
+struct Bucket {
+    entries: [Entry; ENTRIES_PER_BUCKET],
+}
+
+/// What a probe found.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TtHit {
+    pub mv: Move,
+    /// Score relative to the probing node (mate distances already adjusted).
+    pub score: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+/// Largest table the `Hash` option accepts, in MiB.
+pub const MAX_HASH_MB: usize = 65_536;
+
+/// The transposition table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: u8,
+}
+
+/// Convert a score relative to the root into one relative to the node at
+/// `ply` for storing: mate distances count from the node.
+#[inline(always)]
+pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// Inverse of [`score_to_tt`].
+#[inline(always)]
+pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+impl TranspositionTable {
+    /// A table of at most `mb` MiB (rounded down to a power of two buckets;
+    /// at least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let bytes = mb.clamp(0, MAX_HASH_MB) << 20;
+        let wanted = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let count = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() >> 1 };
+        TranspositionTable { buckets: vec![Bucket::default(); count], generation: 0 }
+    }
+
+    /// Size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
+    }
+
+    /// Forget everything.
+    pub fn clear(&mut self) {
+        self.buckets.fill(Bucket::default());
+        self.generation = 0;
+    }
+
+    /// Start a new search: older entries become preferred victims.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) & 63;
+    }
+
+    #[inline(always)]
+    fn bucket_index(&self, key: u64) -> usize {
+        key as usize & (self.buckets.len() - 1)
+    }
+
+    /// Look `key` up; `ply` converts mate scores back to root-relative.
+    #[inline]
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
+        let check = (key >> 32) as u32;
+        let bucket = &self.buckets[self.bucket_index(key)];
+        for e in &bucket.entries {
+            if e.check == check {
+                if let Some(bound) = Bound::from_bits(e.gen_bound) {
+                    return Some(TtHit {
+                        mv: Move::from_raw(e.mv),
+                        score: score_from_tt(e.score as i32, ply),
+                        depth: e.depth as i32,
+                        bound,
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    /// Store a result. Keeps an existing entry's move when the new result
+    /// has none.
+    #[inline]
+    pub fn store(&mut self, key: u64, ply: usize, mv: Move, score: i32, depth: i32, bound: Bound) {
+        debug_assert!(depth.abs() <= MAX_PLY as i32);
+        let check = (key >> 32) as u32;
+        let generation = self.generation;
+        let index = self.bucket_index(key);
+        let bucket = &mut self.buckets[index];
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for (i, e) in bucket.entries.iter().enumerate() {
+            if e.check == check || e.gen_bound & 3 == 0 {
+                victim = i;
+                break;
+            }
+            let age = ((generation as i32 - (e.gen_bound >> 2) as i32) & 63) * 8;
+            let worth = e.depth as i32 - age;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
+        }
+        let e = &mut bucket.entries[victim];
+        let keep_move = e.check == check && mv.is_null();
+        *e = Entry {
+            check,
+            mv: if keep_move { e.mv } else { mv.raw() },
+            score: score_to_tt(score, ply) as i16,
+            depth: depth as i16,
+            gen_bound: generation << 2 | bound as u8,
+            _pad: [0; 3],
+        };
+    }
+
+    /// Per-mille of the first 1000 buckets' entries written in this search
+    /// (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for b in &self.buckets[..sample] {
+            used += b.entries.iter().filter(|e| e.gen_bound & 3 != 0 && e.gen_bound >> 2 == self.generation).count();
+        }
+        (used * 1000 / (sample * ENTRIES_PER_BUCKET).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::MATE;
+
+    #[test]
+    fn sizes_are_powers_of_two() {
+        assert_eq!(std::mem::size_of::<Entry>(), 16);
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+        assert_eq!(TranspositionTable::new(1).bytes(), 1 << 20);
+        assert_eq!(TranspositionTable::new(3).bytes(), 2 << 20);
+        assert_eq!(TranspositionTable::new(0).bytes(), 64);
+    }
+
+    #[test]
+    fn store_probe_and_replace() {
+        let mut tt = TranspositionTable::new(1);
+        let key = 0x1234_5678_9abc_def0;
+        assert_eq!(tt.probe(key, 0), None);
+        let m = Move::from_raw(0x0077_1234);
+        tt.store(key, 3, m, 42, 5, Bound::Lower);
+        assert_eq!(tt.probe(key, 0), Some(TtHit { mv: m, score: 42, depth: 5, bound: Bound::Lower }));
+        // A result without a move keeps the stored move.
+        tt.store(key, 3, Move::NULL, -7, 6, Bound::Upper);
+        assert_eq!(tt.probe(key, 0), Some(TtHit { mv: m, score: -7, depth: 6, bound: Bound::Upper }));
+        // Same bucket, other keys: the table keeps four and then replaces
+        // the shallowest.
+        let others: Vec<u64> = (1..=4u64).map(|i| key ^ (i << 40)).collect();
+        for (i, &k) in others.iter().enumerate() {
+            tt.store(k, 0, Move::NULL, 0, 10 + i as i32, Bound::Exact);
+        }
+        assert_eq!(tt.probe(key, 0), None, "the depth-6 entry was the victim");
+        assert!(others.iter().all(|&k| tt.probe(k, 0).is_some()));
+        tt.clear();
+        assert!(others.iter().all(|&k| tt.probe(k, 0).is_none()));
+    }
+
+    #[test]
+    fn mate_scores_are_node_relative() {
+        let mut tt = TranspositionTable::new(1);
+        // Mate in 3 plies from a node at ply 4: mate at ply 7 from the root.
+        tt.store(99, 4, Move::NULL, MATE - 7, 3, Bound::Exact);
+        // Probed from the same position at ply 2: mate at ply 5.
+        assert_eq!(tt.probe(99, 2).unwrap().score, MATE - 5);
+        tt.store(100, 4, Move::NULL, -MATE + 7, 3, Bound::Exact);
+        assert_eq!(tt.probe(100, 2).unwrap().score, -MATE + 5);
+        assert_eq!(score_from_tt(score_to_tt(123, 9), 9), 123);
+    }
+}

@@ -1,0 +1,443 @@
+//! The UCI protocol loop. Commands are read line by line; a search runs on
+//! its own thread so `stop`, `isready` and `quit` are answered while it
+//! thinks. Every malformed line is answered with `info string error: ...`
+//! and the loop carries on.
+//!
+//! Supported: `uci`, `isready`, `ucinewgame`, `setoption name Hash|Threads|
+//! Profile value ...`, `position startpos|fen ... [moves ...]`, `go` with
+//! `depth nodes movetime wtime btime winc binc movestogo infinite`, `stop`,
+//! `quit`, and `d` (prints the current FEN as an `info string`).
+
+use crate::movegen::legal_moves;
+use crate::position::Position;
+use crate::search::tt::MAX_HASH_MB;
+use crate::search::{
+    Clock, EvalStats, Limits, ProfileKind, Score, SearchInfo, SearchResult, Searcher, DEFAULT_HASH_MB, MAX_DEPTH,
+};
+use crate::with_profile;
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Stack of the search thread: deep enough for [`crate::search::MAX_PLY`]
+/// plies of move lists with room to spare for any evaluation.
+const SEARCH_STACK_BYTES: usize = 64 << 20;
+
+/// A searcher of any profile, behind one object-safe interface so the UCI
+/// loop can switch profiles at run time. Dispatch happens once per command,
+/// never inside the search.
+pub trait Engine: Send {
+    fn go(&mut self, pos: &mut Position, limits: &Limits, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult;
+    fn clear(&mut self);
+    fn resize_hash(&mut self, mb: usize);
+    fn stop_flag(&self) -> Arc<AtomicBool>;
+    fn profile(&self) -> ProfileKind;
+    fn eval_stats(&self) -> EvalStats;
+}
+
+struct ProfiledSearcher<P: crate::search::Profile> {
+    kind: ProfileKind,
+    searcher: Searcher<P>,
+}
+
+impl<P: crate::search::Profile> Engine for ProfiledSearcher<P> {
+    fn go(&mut self, pos: &mut Position, limits: &Limits, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+        self.searcher.go(pos, limits, on_info)
+    }
+    fn clear(&mut self) {
+        self.searcher.clear();
+    }
+    fn resize_hash(&mut self, mb: usize) {
+        self.searcher.resize_hash(mb);
+    }
+    fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.searcher.stop_flag()
+    }
+    fn profile(&self) -> ProfileKind {
+        self.kind
+    }
+    fn eval_stats(&self) -> EvalStats {
+        self.searcher.eval_stats()
+    }
+}
+
+/// A new engine of profile `kind` with a `hash_mb` MiB table.
+pub fn new_engine(kind: ProfileKind, hash_mb: usize) -> Box<dyn Engine> {
+    with_profile!(kind, P => Box::new(ProfiledSearcher::<P> { kind, searcher: Searcher::new(hash_mb) }))
+}
+
+/// Where UCI output goes; shared with the search thread, one line at a time.
+type Output = Arc<Mutex<Box<dyn Write + Send>>>;
+
+fn send(out: &Output, line: &str) {
+    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+    // A closed output (the GUI went away) is not worth a panic.
+    let _ = writeln!(w, "{line}");
+    let _ = w.flush();
+}
+
+/// The `info` line of one iteration.
+pub fn info_line(info: &SearchInfo) -> String {
+    let mut s = format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} hashfull {} time {}",
+        info.depth,
+        info.seldepth,
+        Score::from_internal(info.score),
+        info.nodes,
+        info.nps(),
+        info.hashfull,
+        info.elapsed.as_millis()
+    );
+    if !info.pv.is_empty() {
+        s.push_str(" pv");
+        for m in info.pv {
+            s.push(' ');
+            s.push_str(m.uci().as_str());
+        }
+    }
+    s
+}
+
+/// A search running on its own thread.
+struct Running {
+    handle: JoinHandle<Box<dyn Engine>>,
+    stop: Arc<AtomicBool>,
+    /// Set once `bestmove` has been sent: the thread is about to finish.
+    done: Arc<AtomicBool>,
+    /// `go infinite`: runs until `stop`.
+    infinite: bool,
+}
+
+/// The protocol state.
+pub struct Uci {
+    out: Output,
+    position: Position,
+    profile: ProfileKind,
+    hash_mb: usize,
+    engine: Option<Box<dyn Engine>>,
+    running: Option<Running>,
+}
+
+/// What to do after a command.
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+impl Uci {
+    pub fn new(out: Box<dyn Write + Send>) -> Uci {
+        Uci {
+            out: Arc::new(Mutex::new(out)),
+            position: Position::startpos(),
+            profile: ProfileKind::default(),
+            hash_mb: DEFAULT_HASH_MB,
+            engine: Some(new_engine(ProfileKind::default(), DEFAULT_HASH_MB)),
+            running: None,
+        }
+    }
+
+    fn send(&self, line: &str) {
+        send(&self.out, line);
+    }
+
+    fn error(&self, message: &str) {
+        self.send(&format!("info string error: {message}"));
+    }
+
+    /// Read commands until `quit` or the end of the input.
+    pub fn run(&mut self, input: impl BufRead) {
+        let mut input = input;
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let line = String::from_utf8_lossy(&buf);
+            if self.command(&line) == Flow::Quit {
+                break;
+            }
+        }
+        self.stop_search();
+    }
+
+    /// Stop a running search and take the engine back (`bestmove` is sent
+    /// by the search thread).
+    fn stop_search(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.stop.store(true, Ordering::Relaxed);
+            self.reclaim(r);
+        }
+    }
+
+    fn reclaim(&mut self, r: Running) {
+        match r.handle.join() {
+            Ok(engine) => self.engine = Some(engine),
+            Err(_) => {
+                self.error("the search thread failed; starting a fresh engine");
+                self.engine = Some(new_engine(self.profile, self.hash_mb));
+            }
+        }
+    }
+
+    /// The idle engine. A finite search still running is waited for (so
+    /// scripted input queues up as a GUI would); during `go infinite` the
+    /// command is refused with an error and `None` is returned.
+    fn idle_engine(&mut self, command: &str) -> Option<&mut Box<dyn Engine>> {
+        if let Some(r) = self.running.take() {
+            if r.infinite && !r.done.load(Ordering::Acquire) {
+                self.running = Some(r);
+                self.error(&format!("{command} ignored: an infinite search is running (send stop first)"));
+                return None;
+            }
+            self.reclaim(r);
+        }
+        self.engine.as_mut()
+    }
+
+    /// Handle one line.
+    fn command(&mut self, line: &str) -> Flow {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some((&name, args)) = tokens.split_first() else {
+            return Flow::Continue;
+        };
+        match name {
+            "uci" => {
+                self.send(concat!("id name boardbench ", env!("CARGO_PKG_VERSION")));
+                self.send("id author the boardbench authors");
+                self.send(&format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"));
+                self.send("option name Threads type spin default 1 min 1 max 1");
+                self.send(&format!(
+                    "option name Profile type combo default {} var mailbox var bitboard var single-probe",
+                    ProfileKind::default()
+                ));
+                self.send("uciok");
+            }
+            "isready" => self.send("readyok"),
+            "ucinewgame" => {
+                if let Some(engine) = self.idle_engine("ucinewgame") {
+                    engine.clear();
+                    self.position = Position::startpos();
+                }
+            }
+            "setoption" => self.setoption(args),
+            "position" => match parse_position(args) {
+                Ok(pos) => self.position = pos,
+                Err(e) => self.error(&format!("position ignored: {e}")),
+            },
+            "go" => self.go(args),
+            "stop" => self.stop_search(),
+            "quit" => return Flow::Quit,
+            "d" => self.send(&format!("info string fen {}", self.position.to_fen())),
+            other => self.error(&format!("unknown command {other:?}")),
+        }
+        Flow::Continue
+    }
+
+    fn setoption(&mut self, args: &[&str]) {
+        let (name, value) = match parse_setoption(args) {
+            Ok(nv) => nv,
+            Err(e) => return self.error(&format!("setoption ignored: {e}")),
+        };
+        let lower = name.to_ascii_lowercase();
+        if !matches!(lower.as_str(), "hash" | "threads" | "profile") {
+            return self.error(&format!("setoption ignored: unknown option {name:?} (Hash, Threads, Profile)"));
+        }
+        let Some(value) = value else {
+            return self.error(&format!("setoption ignored: option {name:?} needs a value"));
+        };
+        if self.idle_engine("setoption").is_none() {
+            return;
+        }
+        match lower.as_str() {
+            "hash" => match value.parse::<usize>() {
+                Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => {
+                    self.hash_mb = mb;
+                    if let Some(e) = self.engine.as_mut() {
+                        e.resize_hash(mb);
+                    }
+                }
+                _ => self.error(&format!("setoption ignored: Hash {value:?} is not a size in 1..={MAX_HASH_MB} MiB")),
+            },
+            "threads" => {
+                if value.trim() != "1" {
+                    self.error(&format!("setoption ignored: Threads {value:?}: this engine searches with 1 thread"));
+                }
+            }
+            _ => match value.parse::<ProfileKind>() {
+                Ok(kind) => {
+                    if kind != self.profile {
+                        self.profile = kind;
+                        self.engine = Some(new_engine(kind, self.hash_mb));
+                    }
+                }
+                Err(e) => self.error(&format!("setoption ignored: {e}")),
+            },
+        }
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let (limits, infinite) = parse_go(args, self.position.side_to_move(), &mut |e| {
+            send(&self.out, &format!("info string error: go: {e}"));
+        });
+        if self.idle_engine("go").is_none() {
+            return;
+        }
+        let Some(mut engine) = self.engine.take() else {
+            return;
+        };
+        let stop = engine.stop_flag();
+        stop.store(false, Ordering::Relaxed);
+        let done = Arc::new(AtomicBool::new(false));
+        let mut pos = self.position.clone();
+        let out = self.out.clone();
+        let (thread_stop, thread_done) = (stop.clone(), done.clone());
+        let spawned =
+            std::thread::Builder::new().name("search".into()).stack_size(SEARCH_STACK_BYTES).spawn(move || {
+                let result = engine.go(&mut pos, &limits, &mut |info| send(&out, &info_line(info)));
+                // `go infinite` must not answer before `stop`.
+                while infinite && !thread_stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                let mut line = format!("bestmove {}", result.best.uci());
+                if let Some(ponder) = result.pv.get(1) {
+                    line.push_str(&format!(" ponder {}", ponder.uci()));
+                }
+                thread_done.store(true, Ordering::Release);
+                send(&out, &line);
+                engine
+            });
+        match spawned {
+            Ok(handle) => self.running = Some(Running { handle, stop, done, infinite }),
+            Err(e) => {
+                self.error(&format!("cannot start the search thread: {e}"));
+                self.engine = Some(new_engine(self.profile, self.hash_mb));
+            }
+        }
+    }
+}
+
+/// Split `setoption` arguments into the option name and value (both may
+/// contain spaces).
+fn parse_setoption(args: &[&str]) -> Result<(String, Option<String>), String> {
+    if args.first() != Some(&"name") {
+        return Err("expected `setoption name <id> [value <x>]`".into());
+    }
+    let value_at = args.iter().position(|&t| t == "value");
+    let name_end = value_at.unwrap_or(args.len());
+    let name = args[1..name_end].join(" ");
+    if name.is_empty() {
+        return Err("missing option name".into());
+    }
+    let value = value_at.map(|i| args[i + 1..].join(" "));
+    if value.as_deref() == Some("") {
+        return Err(format!("missing value for option {name:?}"));
+    }
+    Ok((name, value))
+}
+
+/// Parse `position startpos|fen <fen> [moves ...]` into a position with
+/// the moves played (their history kept for repetition detection).
+pub fn parse_position(args: &[&str]) -> Result<Position, String> {
+    let moves_at = args.iter().position(|&t| t == "moves");
+    let setup = &args[..moves_at.unwrap_or(args.len())];
+    let mut pos = match setup.split_first() {
+        Some((&"startpos", [])) => Position::startpos(),
+        Some((&"startpos", extra)) => return Err(format!("unexpected {:?} after startpos", extra.join(" "))),
+        Some((&"fen", [])) => return Err("missing FEN after `fen`".into()),
+        Some((&"fen", fen)) => {
+            let text = fen.join(" ");
+            Position::from_fen(&text).map_err(|e| format!("bad FEN {text:?}: {e}"))?
+        }
+        Some((other, _)) => return Err(format!("expected startpos or fen, found {other:?}")),
+        None => return Err("expected startpos or fen".into()),
+    };
+    if let Some(i) = moves_at {
+        for (n, text) in args[i + 1..].iter().enumerate() {
+            let found = legal_moves(&pos).iter().copied().find(|m| m.uci().as_str() == *text);
+            match found {
+                Some(m) => pos.make(m),
+                None => {
+                    return Err(format!("move {} {text:?} is not legal in {}", n + 1, pos.to_fen()));
+                }
+            }
+        }
+    }
+    Ok(pos)
+}
+
+/// Parse `go` arguments for the side to move `us`. Bad or unknown
+/// parameters are reported through `error` and skipped; the search still
+/// starts. Returns the limits and whether the search is infinite.
+pub fn parse_go(args: &[&str], us: crate::types::Color, error: &mut dyn FnMut(&str)) -> (Limits, bool) {
+    let mut limits = Limits::default();
+    let mut infinite = false;
+    let (mut wtime, mut btime, mut winc, mut binc, mut movestogo) = (None, None, None, None, None);
+    let mut i = 0;
+    while i < args.len() {
+        let key = args[i];
+        let takes_value =
+            matches!(key, "depth" | "nodes" | "movetime" | "wtime" | "btime" | "winc" | "binc" | "movestogo");
+        if !takes_value {
+            match key {
+                "infinite" => infinite = true,
+                other => error(&format!("unknown parameter {other:?} skipped")),
+            }
+            i += 1;
+            continue;
+        }
+        let Some(&text) = args.get(i + 1) else {
+            error(&format!("{key} needs a value"));
+            break;
+        };
+        i += 2;
+        // Clocks may go negative in some GUIs: treat as zero.
+        let number = match text.parse::<i64>() {
+            Ok(n) => n.max(0) as u64,
+            Err(_) => {
+                error(&format!("{key} {text:?} is not a number; skipped"));
+                continue;
+            }
+        };
+        let ms = Duration::from_millis(number);
+        match key {
+            "depth" => {
+                if number == 0 || number > MAX_DEPTH as u64 {
+                    error(&format!("depth {number} is out of range 1..={MAX_DEPTH}; skipped"));
+                } else {
+                    limits.depth = Some(number as u32);
+                }
+            }
+            "nodes" => limits.nodes = Some(number.max(1)),
+            "movetime" => limits.movetime = Some(ms),
+            "wtime" => wtime = Some(ms),
+            "btime" => btime = Some(ms),
+            "winc" => winc = Some(ms),
+            "binc" => binc = Some(ms),
+            _ => movestogo = Some(number.clamp(1, u32::MAX as u64) as u32),
+        }
+    }
+    let (time, inc) = match us {
+        crate::types::Color::White => (wtime, winc),
+        crate::types::Color::Black => (btime, binc),
+    };
+    if let Some(time) = time {
+        limits.clock = Some(Clock { time, increment: inc.unwrap_or_default(), moves_to_go: movestogo });
+    }
+    if infinite {
+        limits.clock = None;
+        limits.movetime = None;
+    }
+    (limits, infinite)
+}
+
+/// Run the UCI loop on stdin and stdout.
+pub fn run_stdio() {
+    let stdin = std::io::stdin();
+    let mut uci = Uci::new(Box::new(std::io::stdout()));
+    uci.run(stdin.lock());
+}

@@ -1,0 +1,154 @@
+//! The search: identical trees for the mailbox and bitboard profiles, mate
+//! and draw scoring, limits, determinism.
+
+use engine::bench::{default_positions, BENCH_HASH_MB};
+use engine::movegen::legal_moves;
+use engine::position::epd::load_file;
+use engine::search::{
+    BitboardProfile, Limits, MailboxProfile, Profile, Score, SearchResult, Searcher, SingleProbeProfile, MATE,
+};
+use engine::uci::parse_position;
+use engine::{Move, Position};
+use std::path::Path;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+fn search<P: Profile>(pos: &Position, limits: &Limits) -> SearchResult {
+    let mut searcher = Searcher::<P>::new(BENCH_HASH_MB);
+    let mut pos = pos.clone();
+    let before = pos.to_fen();
+    let r = searcher.go(&mut pos, limits, &mut |_| {});
+    assert_eq!(pos.to_fen(), before, "the search restores the position");
+    r
+}
+
+fn fen(text: &str) -> Position {
+    Position::from_fen(text).unwrap()
+}
+
+fn uci(m: Move) -> String {
+    m.uci().to_string()
+}
+
+/// Every bench position, plus every 10th position of WAC and ECM and every
+/// 500th of the endgame set: 20 + 30 + 88 + 40 positions.
+fn equality_positions() -> Vec<Position> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../positions");
+    let mut out = default_positions();
+    for (file, step) in [("wac.epd", 10), ("ecm.epd", 10), ("endgames_20k.epd", 500)] {
+        let epds = load_file(&dir.join(file)).unwrap();
+        out.extend(epds.iter().step_by(step).map(|e| e.position().clone()));
+    }
+    out
+}
+
+#[test]
+fn mailbox_and_bitboard_profiles_search_identical_trees() {
+    let positions = equality_positions();
+    assert!(positions.len() >= 150);
+    let mut total = 0;
+    for pos in &positions {
+        let m = search::<MailboxProfile>(pos, &Limits::depth(5));
+        let b = search::<BitboardProfile>(pos, &Limits::depth(5));
+        assert_eq!(m.nodes, b.nodes, "node counts differ on {}", pos.to_fen());
+        assert_eq!((m.best, m.score, &m.pv), (b.best, b.score, &b.pv), "{}", pos.to_fen());
+        total += m.nodes;
+    }
+    assert!(total > 100_000, "a real search happened: {total} nodes");
+}
+
+#[test]
+fn single_probe_profile_searches_legal_moves() {
+    for pos in default_positions().iter().take(4) {
+        let r = search::<SingleProbeProfile>(pos, &Limits::depth(4));
+        assert!(legal_moves(pos).contains(r.best), "{}", pos.to_fen());
+    }
+}
+
+#[test]
+fn finds_mates_and_scores_them_by_distance() {
+    let mate_in_one = fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    let r = search::<BitboardProfile>(&mate_in_one, &Limits::depth(3));
+    assert_eq!((uci(r.best), Score::from_internal(r.score)), ("a1a8".into(), Score::Mate(1)));
+
+    // Nf6+ gxf6 Bxf7#.
+    let mate_in_two = fen("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1");
+    let r = search::<MailboxProfile>(&mate_in_two, &Limits::depth(5));
+    assert_eq!((uci(r.best), Score::from_internal(r.score)), ("d5f6".into(), Score::Mate(2)));
+
+    // The defender sees the mate coming.
+    let mated = fen("6k1/5ppp/8/8/8/8/r7/r5K1 w - - 0 1");
+    let r = search::<BitboardProfile>(&mated, &Limits::depth(4));
+    assert!(r.score <= -(MATE - 10), "{:?}", Score::from_internal(r.score));
+
+    // No move at the root: checkmate and stalemate.
+    let checkmated = search::<BitboardProfile>(&fen("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"), &Limits::depth(3));
+    assert_eq!((checkmated.best, checkmated.score), (Move::NULL, -MATE));
+    let stalemated = search::<MailboxProfile>(&fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), &Limits::depth(3));
+    assert_eq!((stalemated.best, stalemated.score), (Move::NULL, 0));
+}
+
+#[test]
+fn draws_score_zero() {
+    // A rook up, but the next move completes fifty moves without progress.
+    let fifty = fen("4k3/8/8/8/8/8/8/R3K3 w - - 99 80");
+    assert_eq!(search::<BitboardProfile>(&fifty, &Limits::depth(4)).score, 0);
+    // ... unless that move mates.
+    let mate_on_the_hundredth = fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80");
+    assert_eq!(search::<BitboardProfile>(&mate_on_the_hundredth, &Limits::depth(4)).score, MATE - 1);
+    // Insufficient material.
+    let knight = fen("8/8/4k3/8/8/3NK3/8/8 w - - 0 1");
+    assert_eq!(search::<MailboxProfile>(&knight, &Limits::depth(6)).score, 0);
+    // A queen down, White repeats the position instead: Kh1 recreates the
+    // position after Black's first move.
+    let repeat =
+        parse_position(&["fen", "kq6/8/8/8/8/8/8/7K", "b", "-", "-", "0", "1", "moves", "b8c8", "h1g1", "c8b8"])
+            .unwrap();
+    let r = search::<BitboardProfile>(&repeat, &Limits::depth(6));
+    assert_eq!((uci(r.best), r.score), ("g1h1".into(), 0));
+    // Without the history, the same position is simply lost.
+    let fresh = fen(&repeat.to_fen());
+    assert!(search::<BitboardProfile>(&fresh, &Limits::depth(6)).score < -500);
+}
+
+#[test]
+fn node_limit_stop_flag_and_movetime() {
+    let pos = default_positions()[5].clone();
+    let r = search::<BitboardProfile>(&pos, &Limits::nodes(5_000));
+    assert!(r.nodes <= 5_000 && r.nodes > 4_000, "{} nodes", r.nodes);
+    assert!(legal_moves(&pos).contains(r.best));
+
+    let mut searcher = Searcher::<MailboxProfile>::new(1);
+    searcher.stop_flag().store(true, Ordering::Relaxed);
+    let mut p = pos.clone();
+    let r = searcher.go(&mut p, &Limits::default(), &mut |_| {});
+    assert!(r.nodes <= 1024 && legal_moves(&pos).contains(r.best), "{r:?}");
+
+    let start = Instant::now();
+    let limits = Limits { movetime: Some(Duration::from_millis(50)), ..Limits::default() };
+    let r = search::<BitboardProfile>(&pos, &limits);
+    assert!(start.elapsed() < Duration::from_secs(5) && r.depth >= 1 && legal_moves(&pos).contains(r.best));
+}
+
+#[test]
+fn searches_are_deterministic_and_report_each_iteration() {
+    let pos = default_positions()[8].clone();
+    let mut searcher = Searcher::<BitboardProfile>::new(4);
+    let mut depths = Vec::new();
+    let mut p = pos.clone();
+    let first = searcher.go(&mut p, &Limits::depth(6), &mut |info| {
+        assert!(!info.pv.is_empty() && info.nodes > 0);
+        depths.push(info.depth);
+    });
+    assert_eq!(depths, (1..=6).collect::<Vec<_>>());
+    assert_eq!(first.pv[0], first.best);
+    searcher.clear();
+    let again = searcher.go(&mut p, &Limits::depth(6), &mut |_| {});
+    assert_eq!((again.nodes, again.best, again.score), (first.nodes, first.best, first.score));
+    // The principal variation is a legal line.
+    let mut line = pos.clone();
+    for &m in &first.pv {
+        assert!(legal_moves(&line).contains(m), "{m} in {}", line.to_fen());
+        line.make(m);
+    }
+}
