@@ -395,9 +395,15 @@ pub fn parse_go(args: &[&str], us: crate::types::Color, error: &mut dyn FnMut(&s
             break;
         };
         i += 2;
-        // Clocks may go negative in some GUIs: treat as zero.
+        // Clocks may go negative in some GUIs (a flag fell): read as zero.
+        // Any other negative number is an error.
         let number = match text.parse::<i64>() {
-            Ok(n) => n.max(0) as u64,
+            Ok(n) if n >= 0 => n as u64,
+            Ok(_) if matches!(key, "wtime" | "btime") => 0,
+            Ok(_) => {
+                error(&format!("{key} {text} is negative; skipped"));
+                continue;
+            }
             Err(_) => {
                 error(&format!("{key} {text:?} is not a number; skipped"));
                 continue;
@@ -412,7 +418,8 @@ pub fn parse_go(args: &[&str], us: crate::types::Color, error: &mut dyn FnMut(&s
                     limits.depth = Some(number as u32);
                 }
             }
-            "nodes" => limits.nodes = Some(number.max(1)),
+            "nodes" if number == 0 => error("nodes 0 is not a budget; skipped"),
+            "nodes" => limits.nodes = Some(number),
             "movetime" => limits.movetime = Some(ms),
             "wtime" => wtime = Some(ms),
             "btime" => btime = Some(ms),
