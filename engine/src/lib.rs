@@ -9,7 +9,8 @@
 //!   make/unmake, `verify()`.
 //! * [`movegen`]: legal move generation, mailbox and bitboard, behind
 //!   [`movegen::MoveGen`]; [`perft`].
-//! * [`attackers`]: is-square-attacked in both forms.
+//! * [`attackers`]: is-square-attacked and the SEE attacker list
+//!   (`GetAttacks`) in both forms, over the bitboard `who_attacks` primitive.
 
 pub mod attackers;
 pub mod bitboard;
