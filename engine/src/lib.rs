@@ -11,6 +11,7 @@
 //!   [`movegen::MoveGen`]; [`perft`].
 //! * [`attackers`]: is-square-attacked and the SEE attacker list
 //!   (`GetAttacks`) in both forms, over the bitboard `who_attacks` primitive.
+//! * [`see`]: static exchange evaluation over either attacker builder.
 
 pub mod attackers;
 pub mod bitboard;
@@ -19,6 +20,7 @@ pub mod moves;
 pub mod perft;
 pub mod position;
 pub mod rng;
+pub mod see;
 pub mod sliders;
 pub mod tables;
 pub mod types;
