@@ -12,9 +12,11 @@
 //! * [`attackers`]: is-square-attacked and the SEE attacker list
 //!   (`GetAttacks`) in both forms, over the bitboard `who_attacks` primitive.
 //! * [`see`]: static exchange evaluation over either attacker builder.
+//! * [`defects`]: king-safety defect counts in both forms.
 
 pub mod attackers;
 pub mod bitboard;
+pub mod defects;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
