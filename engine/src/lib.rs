@@ -13,6 +13,7 @@
 //!   (`GetAttacks`) in both forms, over the bitboard `who_attacks` primitive.
 //! * [`see`]: static exchange evaluation over either attacker builder.
 //! * [`defects`]: king-safety defect counts in both forms.
+//! * [`randpos`]: seeded random legal positions.
 
 pub mod attackers;
 pub mod bitboard;
@@ -21,6 +22,7 @@ pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod position;
+pub mod randpos;
 pub mod rng;
 pub mod see;
 pub mod sliders;
