@@ -18,6 +18,7 @@
 pub mod attackers;
 pub mod bitboard;
 pub mod defects;
+pub mod eval;
 pub mod movegen;
 pub mod moves;
 pub mod perft;

@@ -295,9 +295,9 @@ mod tests {
         assert_eq!(direction(sq("a1"), sq("b3")), None);
         assert_eq!(ray_beyond(sq("a1"), sq("c3")).count(), 5);
         assert!(ray_beyond(sq("a1"), sq("c3")).has(sq("h8")) && !ray_beyond(sq("a1"), sq("c3")).has(sq("c3")));
-        for d in 0..8 {
+        for (d, rays) in RAYS.iter().enumerate() {
             for s in Square::all() {
-                for t in RAYS[d][s.index()] {
+                for t in rays[s.index()] {
                     assert_eq!(direction(s, t), Some(d));
                 }
             }

@@ -36,7 +36,8 @@ fn perft_json_and_divide() {
     assert!(v["seconds"].as_f64().unwrap() >= 0.0 && v["nps"].as_f64().unwrap() > 0.0);
     let kiwi = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
     for implementation in ["mailbox", "bitboard"] {
-        let v = json(&engine(&["perft", "--fen", kiwi, "--depth", "2", "--impl", implementation, "--divide", "--json"]));
+        let v =
+            json(&engine(&["perft", "--fen", kiwi, "--depth", "2", "--impl", implementation, "--divide", "--json"]));
         assert_eq!(v["nodes"], 2039);
         let divide = v["divide"].as_object().unwrap();
         assert_eq!(divide.len(), 48);

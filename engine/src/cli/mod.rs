@@ -2,6 +2,7 @@
 //! exactly one JSON object on stdout. Errors are one line on stderr and a
 //! non-zero exit status: 2 for bad input, 1 for a failed check.
 
+mod eval;
 mod perft;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -27,6 +28,14 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Check every expected perft count of an EPD file.
     PerftSuite(perft::SuiteArgs),
+    /// Evaluate a position and show every term for each side.
+    Eval(eval::EvalArgs),
+    /// Compare mailbox with chain mobility (exact) and chain with single-probe (classified).
+    #[command(name = "evaldiff")]
+    EvalDiff(eval::EvalDiffArgs),
+    /// Dump or load the evaluation weights ("DNA").
+    #[command(name = "evaldna")]
+    EvalDna(eval::EvalDnaArgs),
 }
 
 /// Move generator choice.
@@ -100,6 +109,9 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         Some(Command::Perft(a)) => perft::perft(a),
         Some(Command::PerftSuite(a)) => perft::suite(a),
+        Some(Command::Eval(a)) => eval::eval(a),
+        Some(Command::EvalDiff(a)) => eval::evaldiff(a),
+        Some(Command::EvalDna(a)) => eval::evaldna(a),
         None => Err(CliError::input("no subcommand given; see `engine --help`")),
     };
     match result {

@@ -25,11 +25,6 @@ impl<T: Keyed> HashTable<T> {
         HashTable { entries: vec![T::default(); n], mask: n - 1 }
     }
 
-    #[inline(always)]
-    pub fn enabled(&self) -> bool {
-        !self.entries.is_empty()
-    }
-
     /// The entry stored under `key`, if any.
     #[inline(always)]
     pub fn probe(&self, key: u64) -> Option<&T> {
@@ -51,14 +46,6 @@ impl<T: Keyed> HashTable<T> {
     pub fn clear(&mut self) {
         self.entries.fill(T::default());
     }
-
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
 }
 
 #[cfg(test)]
@@ -76,14 +63,14 @@ mod tests {
     #[test]
     fn store_probe_and_disable() {
         let mut t = HashTable::<E>::with_bytes(1000);
-        assert_eq!(t.len(), 64);
+        assert_eq!(t.entries.len(), 64);
         t.store(E(12345, 7));
         assert_eq!(t.probe(12345).map(|e| e.1), Some(7));
         assert!(t.probe(12345 + 64).is_none());
         t.clear();
         assert!(t.probe(12345).is_none());
         let mut off = HashTable::<E>::with_bytes(0);
-        assert!(!off.enabled());
+        assert!(off.entries.is_empty());
         off.store(E(1, 1));
         assert!(off.probe(1).is_none());
     }

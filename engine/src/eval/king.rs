@@ -78,7 +78,11 @@ pub fn safety<V: AttackView>(
     counter += pointing / 2;
 
     let forward_rank = k.relative_rank(color) + 1;
-    let front = if forward_rank < 8 { KING_ATTACKS[k.index()] & Bitboard::relative_rank(color, forward_rank) } else { Bitboard::EMPTY };
+    let front = if forward_rank < 8 {
+        KING_ATTACKS[k.index()] & Bitboard::relative_rank(color, forward_rank)
+    } else {
+        Bitboard::EMPTY
+    };
     let enemies = pos.color_bb(enemy);
     let mut pattern = 0u8;
     for r in ring(k) {
@@ -133,10 +137,9 @@ pub fn safety<V: AttackView>(
     counter += pattern_weight;
 
     let own_pieces = pos.color_bb(color);
-    let flights = (KING_ATTACKS[k.index()] & !own_pieces)
-        .iter()
-        .filter(|&s| view.word(pos, s, enemy) & DIRECT_BITS == 0)
-        .count() as u8;
+    let flights =
+        (KING_ATTACKS[k.index()] & !own_pieces).iter().filter(|&s| view.word(pos, s, enemy) & DIRECT_BITS == 0).count()
+            as u8;
     if pattern_weight >= w.king_strong_pattern && flights <= 1 {
         counter += w.king_few_flights;
     }

@@ -154,9 +154,8 @@ pub fn evaluate_pawns(pos: &Position, w: &Weights) -> PawnEntry {
             if backward || all.has(stop) {
                 e.stationary[c] = e.stationary[c].with(sq);
             }
-            let supported = [file.wrapping_sub(1), file + 1]
-                .into_iter()
-                .any(|f| f < 8 && file_supports(color, own, enemy, sq, f));
+            let supported =
+                [file.wrapping_sub(1), file + 1].into_iter().any(|f| f < 8 && file_supports(color, own, enemy, sq, f));
             if !supported {
                 score -= w.pawn_isolated;
                 if half_open {
@@ -177,7 +176,8 @@ pub fn evaluate_pawns(pos: &Position, w: &Weights) -> PawnEntry {
             if e.passers[c].has(sq) {
                 let mut bonus = w.passer_rank[r];
                 // An own pawn directly behind: halved.
-                let behind = Square::from_index((sq.index() as i32 + if color == Color::White { 8 } else { -8 }) as usize);
+                let behind =
+                    Square::from_index((sq.index() as i32 + if color == Color::White { 8 } else { -8 }) as usize);
                 if own.has(behind) {
                     bonus /= 2;
                 }
@@ -202,8 +202,10 @@ pub fn evaluate_pawns(pos: &Position, w: &Weights) -> PawnEntry {
             } else if (all & ahead(color, sq)).is_empty() {
                 // Candidate: open file ahead; helpers at least match sentries.
                 let sentries = enemy & passer_span(color, sq) & !Bitboard::file(file);
-                let critical = ahead(color, sq).iter().find(|s| enemy_attacks.has(*s));
-                if let Some(critical) = critical {
+                // The critical square: the nearest square ahead an enemy pawn hits.
+                let hit = ahead(color, sq) & enemy_attacks;
+                if hit.is_nonempty() {
+                    let critical = if color == Color::White { hit.msb() } else { hit.lsb() };
                     let helpers = candidate_helpers(color, own, enemy_attacks, file, critical.relative_rank(color));
                     if helpers >= 1 && helpers >= sentries.count() {
                         e.candidates[c] = e.candidates[c].with(sq);

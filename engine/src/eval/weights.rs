@@ -265,7 +265,9 @@ impl Default for Weights {
                     center * (r.min(4) - 1) * 2
                 }
             }),
-            knight_square: square_table(|row, file| 12 - 6 * off_center(file).max(off_center(row)) - 2 * off_center(file).min(off_center(row))),
+            knight_square: square_table(|row, file| {
+                12 - 6 * off_center(file).max(off_center(row)) - 2 * off_center(file).min(off_center(row))
+            }),
             bishop_square: square_table(|row, file| 8 - 3 * off_center(file).max(off_center(row))),
             rook_square: square_table(|_, file| 4 - 2 * off_center(file)),
             queen_square: square_table(|row, file| 4 - off_center(file) - off_center(row)),
@@ -367,7 +369,9 @@ impl Default for Weights {
                 let i = i as i32;
                 (i * i * 3 / 4).min(520)
             }),
-            king_center: square_table(|row, file| 24 - 8 * off_center(file).max(off_center(row)) - 2 * off_center(file).min(off_center(row))),
+            king_center: square_table(|row, file| {
+                24 - 8 * off_center(file).max(off_center(row)) - 2 * off_center(file).min(off_center(row))
+            }),
             king_passer_escort: 6,
             king_pawn_race: 10,
             king_uncastled_minor_home: 6,
@@ -420,7 +424,8 @@ impl Weights {
     pub fn load(path: &Path) -> Result<Weights, WeightsError> {
         let p = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|source| WeightsError::Io { path: p.clone(), source })?;
-        let w: Weights = serde_json::from_str(&text).map_err(|source| WeightsError::Parse { path: p.clone(), source })?;
+        let w: Weights =
+            serde_json::from_str(&text).map_err(|source| WeightsError::Parse { path: p.clone(), source })?;
         w.validate().map_err(|reason| WeightsError::Invalid { path: p, reason })?;
         Ok(w)
     }

@@ -91,7 +91,8 @@ pub fn bishop<S: Sliders, const MIRROR: bool>(
     let enemy = color.flip();
     let occ = pos.occupied();
     let enemy_pawns = pos.bb(enemy, PieceType::Pawn);
-    let enemy_pass = pos.color_bb(enemy) & !enemy_pawns & !pos.bb(enemy, PieceType::Knight) & !pos.bb(enemy, PieceType::Bishop);
+    let enemy_pass =
+        pos.color_bb(enemy) & !enemy_pawns & !pos.bb(enemy, PieceType::Knight) & !pos.bb(enemy, PieceType::Bishop);
     let friend_pass = pos.bishop_likes(color);
     let direct = S::bishop(sq, occ);
     let xray = extend_through(S::bishop, sq, occ, direct, enemy_pass | friend_pass);

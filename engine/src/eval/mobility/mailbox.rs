@@ -194,7 +194,18 @@ pub fn bishop<const MIRROR: bool>(
     let cases = &BISHOP_CASES[color.index()];
     let mut m = PieceMobility::default();
     for &d in &BISHOP_DELTAS {
-        let n = walk_ray::<MIRROR>(pos, acc, inp, color, from, d, cases, (MINOR_BIT, BISHOP_XRAY), UNSAFE_FOR_MINOR, &mut m);
+        let n = walk_ray::<MIRROR>(
+            pos,
+            acc,
+            inp,
+            color,
+            from,
+            d,
+            cases,
+            (MINOR_BIT, BISHOP_XRAY),
+            UNSAFE_FOR_MINOR,
+            &mut m,
+        );
         m.mobility += n;
         m.best_ray = m.best_ray.max(n);
     }
@@ -212,7 +223,8 @@ pub fn rook<const MIRROR: bool>(
     let cases = &ROOK_CASES[color.index()];
     let mut m = PieceMobility::default();
     for &d in &ROOK_DELTAS {
-        let n = walk_ray::<MIRROR>(pos, acc, inp, color, from, d, cases, (ROOK_BIT, ROOK_XRAY), UNSAFE_FOR_ROOK, &mut m);
+        let n =
+            walk_ray::<MIRROR>(pos, acc, inp, color, from, d, cases, (ROOK_BIT, ROOK_XRAY), UNSAFE_FOR_ROOK, &mut m);
         m.mobility += n;
         m.best_ray = m.best_ray.max(n);
     }
@@ -235,8 +247,18 @@ pub fn queen<const MIRROR: bool>(
             walk_ray::<MIRROR>(pos, acc, inp, color, from, d, lines, (QUEEN_BIT, QUEEN_XRAY), UNSAFE_FOR_QUEEN, &mut m);
     }
     for &d in &BISHOP_DELTAS {
-        m.mobility +=
-            walk_ray::<MIRROR>(pos, acc, inp, color, from, d, diagonals, (QUEEN_BIT, QUEEN_XRAY), UNSAFE_FOR_QUEEN, &mut m);
+        m.mobility += walk_ray::<MIRROR>(
+            pos,
+            acc,
+            inp,
+            color,
+            from,
+            d,
+            diagonals,
+            (QUEEN_BIT, QUEEN_XRAY),
+            UNSAFE_FOR_QUEEN,
+            &mut m,
+        );
     }
     m
 }

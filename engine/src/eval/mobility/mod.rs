@@ -124,10 +124,38 @@ pub trait MobilitySet: Copy {
     fn words(&self) -> bool;
     /// Does any piece type use bitboards (so accumulators are kept)?
     fn accs(&self) -> bool;
-    fn knight(&self, pos: &mut Position, acc: &mut Accumulators, inp: &MobilityInputs, c: Color, sq: Square) -> PieceMobility;
-    fn bishop(&self, pos: &mut Position, acc: &mut Accumulators, inp: &MobilityInputs, c: Color, sq: Square) -> PieceMobility;
-    fn rook(&self, pos: &mut Position, acc: &mut Accumulators, inp: &MobilityInputs, c: Color, sq: Square) -> PieceMobility;
-    fn queen(&self, pos: &mut Position, acc: &mut Accumulators, inp: &MobilityInputs, c: Color, sq: Square) -> PieceMobility;
+    fn knight(
+        &self,
+        pos: &mut Position,
+        acc: &mut Accumulators,
+        inp: &MobilityInputs,
+        c: Color,
+        sq: Square,
+    ) -> PieceMobility;
+    fn bishop(
+        &self,
+        pos: &mut Position,
+        acc: &mut Accumulators,
+        inp: &MobilityInputs,
+        c: Color,
+        sq: Square,
+    ) -> PieceMobility;
+    fn rook(
+        &self,
+        pos: &mut Position,
+        acc: &mut Accumulators,
+        inp: &MobilityInputs,
+        c: Color,
+        sq: Square,
+    ) -> PieceMobility;
+    fn queen(
+        &self,
+        pos: &mut Position,
+        acc: &mut Accumulators,
+        inp: &MobilityInputs,
+        c: Color,
+        sq: Square,
+    ) -> PieceMobility;
     /// The implementation of each piece type, for reports.
     fn kinds(&self) -> [MobilityKind; 4];
 }
@@ -149,19 +177,47 @@ macro_rules! static_set {
                 $accs
             }
             #[inline(always)]
-            fn knight(&self, p: &mut Position, a: &mut Accumulators, i: &MobilityInputs, c: Color, s: Square) -> PieceMobility {
+            fn knight(
+                &self,
+                p: &mut Position,
+                a: &mut Accumulators,
+                i: &MobilityInputs,
+                c: Color,
+                s: Square,
+            ) -> PieceMobility {
                 $n(p, a, i, c, s)
             }
             #[inline(always)]
-            fn bishop(&self, p: &mut Position, a: &mut Accumulators, i: &MobilityInputs, c: Color, s: Square) -> PieceMobility {
+            fn bishop(
+                &self,
+                p: &mut Position,
+                a: &mut Accumulators,
+                i: &MobilityInputs,
+                c: Color,
+                s: Square,
+            ) -> PieceMobility {
                 $b(p, a, i, c, s)
             }
             #[inline(always)]
-            fn rook(&self, p: &mut Position, a: &mut Accumulators, i: &MobilityInputs, c: Color, s: Square) -> PieceMobility {
+            fn rook(
+                &self,
+                p: &mut Position,
+                a: &mut Accumulators,
+                i: &MobilityInputs,
+                c: Color,
+                s: Square,
+            ) -> PieceMobility {
                 $r(p, a, i, c, s)
             }
             #[inline(always)]
-            fn queen(&self, p: &mut Position, a: &mut Accumulators, i: &MobilityInputs, c: Color, s: Square) -> PieceMobility {
+            fn queen(
+                &self,
+                p: &mut Position,
+                a: &mut Accumulators,
+                i: &MobilityInputs,
+                c: Color,
+                s: Square,
+            ) -> PieceMobility {
                 $q(p, a, i, c, s)
             }
             fn kinds(&self) -> [MobilityKind; 4] {
@@ -226,18 +282,18 @@ fn routine<S: Sliders>(piece: PieceType, kind: MobilityKind, mirror: bool) -> Mo
     use MobilityKind::*;
     use PieceType::*;
     macro_rules! pick {
-        ($f:path) => {
+        ($($f:ident)::+) => {
             if mirror {
-                $f::<true>
+                $($f)::+::<true>
             } else {
-                $f::<false>
+                $($f)::+::<false>
             }
         };
-        ($f:path, $s:ty) => {
+        ($($f:ident)::+, $s:ty) => {
             if mirror {
-                $f::<$s, true>
+                $($f)::+::<$s, true>
             } else {
-                $f::<$s, false>
+                $($f)::+::<$s, false>
             }
         };
     }

@@ -20,7 +20,13 @@ use crate::types::{Color, PieceType, Square};
 /// The x-ray squares past each directly attacked piece of `through`, one
 /// probe each.
 #[inline(always)]
-fn xray_past(probe: fn(Square, Bitboard) -> Bitboard, sq: Square, occ: Bitboard, direct: Bitboard, through: Bitboard) -> Bitboard {
+fn xray_past(
+    probe: fn(Square, Bitboard) -> Bitboard,
+    sq: Square,
+    occ: Bitboard,
+    direct: Bitboard,
+    through: Bitboard,
+) -> Bitboard {
     let mut xray = Bitboard::EMPTY;
     for b in direct & through {
         xray |= probe(sq, occ.without(b)) & ray_beyond(sq, b);
@@ -97,7 +103,8 @@ pub fn queen<S: Sliders, const MIRROR: bool>(
     let direct_line = S::rook(sq, occ);
     let direct_diagonal = S::bishop(sq, occ);
     let enemy_ge = pos.bb(enemy, PieceType::Queen) | pos.bb(enemy, PieceType::King);
-    let xray = xray_past(S::rook, sq, occ, direct_line, enemy_ge) | xray_past(S::bishop, sq, occ, direct_diagonal, enemy_ge);
+    let xray =
+        xray_past(S::rook, sq, occ, direct_line, enemy_ge) | xray_past(S::bishop, sq, occ, direct_diagonal, enemy_ge);
     let direct = direct_line | direct_diagonal;
     let if_safe = (!occ | (pos.color_bb(enemy) & !enemy_ge)) & !acc.unsafe_for_queen(color);
     let mobile = direct & (if_safe | enemy_ge);
