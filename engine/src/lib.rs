@@ -28,6 +28,7 @@ pub mod rng;
 pub mod see;
 pub mod sliders;
 pub mod tables;
+pub mod tsc;
 pub mod types;
 
 pub use bitboard::Bitboard;

@@ -13,6 +13,7 @@
 //! [`weights::Weights`].
 
 pub mod attacks;
+pub mod counters;
 mod hash;
 pub mod king;
 pub mod material;
@@ -27,6 +28,8 @@ use crate::bitboard::Bitboard;
 use crate::defects::DefectCounter;
 use crate::position::Position;
 use crate::types::{Color, PieceType, Square};
+#[allow(unused_imports)]
+use counters::{timed, EvalCounters, Phase};
 use attacks::{controls, record_king_attacks, record_pawn_attacks, Accumulators, AttackView, WordsView};
 use hash::{HashTable, Keyed};
 use mobility::{MobilityInputs, MobilitySet, PieceMobility};
@@ -98,6 +101,8 @@ pub struct Evaluation<M: MobilitySet, D: DefectCounter> {
     margin: i32,
     stats: EvalStats,
     records: Records,
+    #[cfg(feature = "eval-time")]
+    counters: EvalCounters,
     defects: PhantomData<D>,
 }
 
@@ -113,6 +118,8 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
             margin,
             stats: EvalStats::default(),
             records: Records::default(),
+            #[cfg(feature = "eval-time")]
+            counters: EvalCounters::calibrated(),
             defects: PhantomData,
         }
     }
@@ -146,7 +153,27 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
     /// clearly outside `(alpha, beta)`.
     #[inline]
     pub fn evaluate(&mut self, pos: &mut Position, alpha: i32, beta: i32) -> i32 {
-        self.run(pos, alpha, beta, &mut NoTrace)
+        #[cfg(feature = "eval-time")]
+        let t0 = crate::tsc::start();
+        let v = self.run(pos, alpha, beta, &mut NoTrace);
+        #[cfg(feature = "eval-time")]
+        {
+            self.counters.whole_ticks += crate::tsc::stop().wrapping_sub(t0);
+            self.counters.whole_calls += 1;
+        }
+        v
+    }
+
+    /// The per-phase tick counters (feature `eval-time`).
+    #[cfg(feature = "eval-time")]
+    pub fn counters(&self) -> &EvalCounters {
+        &self.counters
+    }
+
+    /// Zero the per-phase counters (feature `eval-time`).
+    #[cfg(feature = "eval-time")]
+    pub fn reset_counters(&mut self) {
+        self.counters.reset();
     }
 
     /// A full evaluation with every term recorded (no hash read, no lazy
@@ -166,13 +193,13 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
     fn run<T: Tracer>(&mut self, pos: &mut Position, alpha: i32, beta: i32, t: &mut T) -> i32 {
         let stm = pos.side_to_move();
         if !T::ON {
-            if let Some(e) = self.eval_hash.probe(pos.key()) {
+            let hit = timed!(self, Phase::HashProbe, { self.eval_hash.probe(pos.key()).copied() });
+            if let Some(e) = hit {
                 self.stats.hash_hits += 1;
                 self.records = e.records;
                 return e.score * stm.sign();
             }
         }
-        let w: &Weights = &self.weights;
         let mut score = [0i32; 2];
         // Add a term for a side, and tell the tracer.
         macro_rules! add {
@@ -183,49 +210,68 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
             }};
         }
 
-        for c in Color::ALL {
-            add!(Term::Material, c, material::material(pos, w, c));
-        }
-        let entry = match self.pawn_hash.probe(pos.pawn_key()) {
-            Some(e) => *e,
-            None => self.pawn_entry_miss(pos),
-        };
+        timed!(self, Phase::Material, {
+            for c in Color::ALL {
+                add!(Term::Material, c, material::material(pos, &self.weights, c));
+            }
+        });
+        let entry = timed!(self, Phase::Pawns, {
+            let entry = match self.pawn_hash.probe(pos.pawn_key()) {
+                Some(e) => *e,
+                None => self.pawn_entry_miss(pos),
+            };
+            let w = &self.weights;
+            let majors = (pos.kind_bb(PieceType::Rook) | pos.kind_bb(PieceType::Queen)).count().min(4) as usize;
+            for c in Color::ALL {
+                add!(Term::Pawns, c, entry.score[c.index()]);
+                add!(Term::DoubledPawns, c, -w.pawn_doubled[majors] * entry.doubled[c.index()] as i32);
+            }
+            entry
+        });
         let w: &Weights = &self.weights;
-        let majors = (pos.kind_bb(PieceType::Rook) | pos.kind_bb(PieceType::Queen)).count().min(4) as usize;
-        for c in Color::ALL {
-            add!(Term::Pawns, c, entry.score[c.index()]);
-            add!(Term::DoubledPawns, c, -w.pawn_doubled[majors] * entry.doubled[c.index()] as i32);
-        }
-        for c in Color::ALL {
-            add!(Term::PasserRace, c, passers::race(pos, w, &entry, c));
-        }
-        for c in Color::ALL {
-            add!(Term::BadTrades, c, material::bad_trades(pos, w, c));
-            add!(Term::LoneBishop, c, material::lone_bishop_wings(pos, w, c));
-        }
-        for c in Color::ALL {
-            add!(Term::BishopPair, c, material::bishop_pair(pos, w, c));
-        }
+        timed!(self, Phase::PasserRace, {
+            for c in Color::ALL {
+                add!(Term::PasserRace, c, passers::race(pos, w, &entry, c));
+            }
+        });
+        timed!(self, Phase::BadTrades, {
+            for c in Color::ALL {
+                add!(Term::BadTrades, c, material::bad_trades(pos, w, c));
+                add!(Term::LoneBishop, c, material::lone_bishop_wings(pos, w, c));
+            }
+        });
+        timed!(self, Phase::BishopPair, {
+            for c in Color::ALL {
+                add!(Term::BishopPair, c, material::bishop_pair(pos, w, c));
+            }
+        });
 
-        // Lazy exit: the cheap part plus a margin against the window.
+        // Lazy exit: the cheap part plus a margin against the window; when
+        // that says exit, widen by king-safety defects and passers and test
+        // again.
         let lazy_white = score[0] - score[1];
         if !T::ON && self.config.lazy {
             let v = lazy_white * stm.sign();
             let margin = self.margin;
-            if v + margin <= alpha || v - margin >= beta {
-                let mut widen = margin;
-                for c in Color::ALL {
-                    let d = D::count(pos, c).count.clamp(0, 15) as usize;
-                    widen += w.lazy_defect_margin[d];
-                    for p in entry.passers[c.index()] {
-                        widen += w.lazy_passer_margin[p.relative_rank(c) as usize];
+            let exit = timed!(self, Phase::Lazy, {
+                let mut exit = false;
+                if v + margin <= alpha || v - margin >= beta {
+                    let mut widen = margin;
+                    for c in Color::ALL {
+                        let d = D::count(pos, c).count.clamp(0, 15) as usize;
+                        widen += w.lazy_defect_margin[d];
+                        for p in entry.passers[c.index()] {
+                            widen += w.lazy_passer_margin[p.relative_rank(c) as usize];
+                        }
                     }
+                    exit = v + widen <= alpha || v - widen >= beta;
                 }
-                if v + widen <= alpha || v - widen >= beta {
-                    self.stats.lazy += 1;
-                    self.records = Records::default();
-                    return v;
-                }
+                exit
+            });
+            if exit {
+                self.stats.lazy += 1;
+                self.records = Records::default();
+                return v;
             }
         }
         self.stats.full += 1;
@@ -233,11 +279,13 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
         // Attack state from pawns, then the pieces in order.
         let set = self.set;
         let (words, accs) = (set.words(), set.accs());
-        if words {
-            pos.clear_attack_words();
-        }
         let mut acc = Accumulators::default();
-        record_pawn_attacks(pos, &mut acc, words, accs);
+        timed!(self, Phase::PawnAttacks, {
+            if words {
+                pos.clear_attack_words();
+            }
+            record_pawn_attacks(pos, &mut acc, words, accs);
+        });
         let inputs = MobilityInputs {
             stationary: entry.stationary,
             king_zone: Color::ALL.map(|c| crate::tables::KING_ATTACKS[pos.king_square(c).index()]),
@@ -253,75 +301,98 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
         };
 
         for c in [stm, stm.flip()] {
-            for sq in pos.bb(c, PieceType::Knight) {
-                add!(Term::Knights, c, pieces::knight(pos, w, &entry, c, sq));
-                let m = set.knight(pos, &mut acc, &inputs, c, sq);
-                add!(Term::KnightMobility, c, pieces::knight_mobility(w, &m));
-                note(t, c, PieceType::Knight, sq, &m);
-            }
-            for sq in pos.bb(c, PieceType::Bishop) {
-                add!(Term::Bishops, c, pieces::bishop(pos, w, &entry, c, sq));
-                let m = set.bishop(pos, &mut acc, &inputs, c, sq);
-                let (mobility, best) = pieces::bishop_mobility(w, &m);
-                add!(Term::BishopMobility, c, mobility);
-                add!(Term::BishopBestRay, c, best);
-                note(t, c, PieceType::Bishop, sq, &m);
-            }
+            timed!(self, Phase::Knights, {
+                for sq in pos.bb(c, PieceType::Knight) {
+                    add!(Term::Knights, c, pieces::knight(pos, w, &entry, c, sq));
+                    let m = set.knight(pos, &mut acc, &inputs, c, sq);
+                    add!(Term::KnightMobility, c, pieces::knight_mobility(w, &m));
+                    note(t, c, PieceType::Knight, sq, &m);
+                }
+            });
+            timed!(self, Phase::Bishops, {
+                for sq in pos.bb(c, PieceType::Bishop) {
+                    add!(Term::Bishops, c, pieces::bishop(pos, w, &entry, c, sq));
+                    let m = set.bishop(pos, &mut acc, &inputs, c, sq);
+                    let (mobility, best) = pieces::bishop_mobility(w, &m);
+                    add!(Term::BishopMobility, c, mobility);
+                    add!(Term::BishopBestRay, c, best);
+                    note(t, c, PieceType::Bishop, sq, &m);
+                }
+            });
         }
-        for c in Color::ALL {
-            for sq in pos.bb(c, PieceType::Rook) {
-                add!(Term::Rooks, c, pieces::rook(pos, w, &entry, c, sq));
-                let m = set.rook(pos, &mut acc, &inputs, c, sq);
-                let (mobility, best, connected, trapped) = pieces::rook_mobility(pos, w, c, sq, &m);
-                add!(Term::RookMobility, c, mobility);
-                add!(Term::RookBestRay, c, best);
-                add!(Term::RookConnected, c, connected);
-                add!(Term::RookTrapped, c, trapped);
-                note(t, c, PieceType::Rook, sq, &m);
+        timed!(self, Phase::Rooks, {
+            for c in Color::ALL {
+                for sq in pos.bb(c, PieceType::Rook) {
+                    add!(Term::Rooks, c, pieces::rook(pos, w, &entry, c, sq));
+                    let m = set.rook(pos, &mut acc, &inputs, c, sq);
+                    let (mobility, best, connected, trapped) = pieces::rook_mobility(pos, w, c, sq, &m);
+                    add!(Term::RookMobility, c, mobility);
+                    add!(Term::RookBestRay, c, best);
+                    add!(Term::RookConnected, c, connected);
+                    add!(Term::RookTrapped, c, trapped);
+                    note(t, c, PieceType::Rook, sq, &m);
+                }
             }
-        }
-        for c in Color::ALL {
-            for sq in pos.bb(c, PieceType::Queen) {
-                add!(Term::Queens, c, pieces::queen(pos, w, c, sq));
-                let m = set.queen(pos, &mut acc, &inputs, c, sq);
-                let (mobility, ring) = pieces::queen_mobility(w, &m);
-                add!(Term::QueenMobility, c, mobility);
-                add!(Term::QueenKingRing, c, ring);
-                note(t, c, PieceType::Queen, sq, &m);
+        });
+        timed!(self, Phase::Queens, {
+            for c in Color::ALL {
+                for sq in pos.bb(c, PieceType::Queen) {
+                    add!(Term::Queens, c, pieces::queen(pos, w, c, sq));
+                    let m = set.queen(pos, &mut acc, &inputs, c, sq);
+                    let (mobility, ring) = pieces::queen_mobility(w, &m);
+                    add!(Term::QueenMobility, c, mobility);
+                    add!(Term::QueenKingRing, c, ring);
+                    note(t, c, PieceType::Queen, sq, &m);
+                }
             }
-        }
+        });
 
-        // Kings: both kings' attack bits first, then each king.
-        record_king_attacks(pos, &mut acc, words, accs);
-        let pointing = Color::ALL.map(|c| D::count(pos, c).pointing);
-        for c in [Color::Black, Color::White] {
-            let (v, inputs) = if words {
-                king::safety(pos, &WordsView, w, &entry, c, pointing[c.index()])
+        // Kings: both kings' attack bits first, then each king, with both
+        // sides' pointing counts refreshed.
+        timed!(self, Phase::Kings, {
+            record_king_attacks(pos, &mut acc, words, accs);
+            let pointing = Color::ALL.map(|c| D::count(pos, c).pointing);
+            for c in [Color::Black, Color::White] {
+                let (v, inputs) = if words {
+                    king::safety(pos, &WordsView, w, &entry, c, pointing[c.index()])
+                } else {
+                    king::safety(pos, &acc, w, &entry, c, pointing[c.index()])
+                };
+                add!(Term::KingSafety, c, v);
+                t.king(c, inputs);
+                add!(Term::KingUncastled, c, king::uncastled(pos, w, c));
+                add!(Term::KingEndgame, c, king::endgame(pos, w, &entry, c));
+            }
+        });
+
+        timed!(self, Phase::Passers, {
+            for c in Color::ALL {
+                let v = if words {
+                    passers::with_attacks(pos, &WordsView, w, &entry, c)
+                } else {
+                    passers::with_attacks(pos, &acc, w, &entry, c)
+                };
+                add!(Term::Passers, c, v);
+            }
+        });
+
+        let records = timed!(self, Phase::Records, {
+            if words {
+                records(pos, &WordsView, zero_mobility)
             } else {
-                king::safety(pos, &acc, w, &entry, c, pointing[c.index()])
-            };
-            add!(Term::KingSafety, c, v);
-            t.king(c, inputs);
-            add!(Term::KingUncastled, c, king::uncastled(pos, w, c));
-            add!(Term::KingEndgame, c, king::endgame(pos, w, &entry, c));
-        }
+                records(pos, &acc, zero_mobility)
+            }
+        });
 
-        for c in Color::ALL {
-            let v = if words {
-                passers::with_attacks(pos, &WordsView, w, &entry, c)
-            } else {
-                passers::with_attacks(pos, &acc, w, &entry, c)
-            };
-            add!(Term::Passers, c, v);
-        }
-
-        let records = if words { records(pos, &WordsView, zero_mobility) } else { records(pos, &acc, zero_mobility) };
-
-        let raw = (score[0] - score[1]).clamp(-EVAL_LIMIT, EVAL_LIMIT);
-        let white = material::scale(pos, raw);
+        let (raw, white) = timed!(self, Phase::Scaling, {
+            let raw = (score[0] - score[1]).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+            (raw, material::scale(pos, raw))
+        });
         t.scale(white - raw);
         self.records = records;
-        self.eval_hash.store(EvalEntry { key: pos.key(), score: white, records });
+        timed!(self, Phase::HashStore, {
+            self.eval_hash.store(EvalEntry { key: pos.key(), score: white, records });
+        });
         // Adapt the lazy margin to how far full evals stray from the cheap part.
         let stray = (white - lazy_white).abs();
         self.margin = stray.max(self.margin - self.margin / 16).max(self.weights.lazy_margin_min);
