@@ -70,6 +70,20 @@ pub struct EquivReport {
 }
 
 impl EquivReport {
+    /// Fold in the report of the next chunk of positions, which started at
+    /// index `offset` of the whole sweep.
+    pub fn merge(&mut self, chunk: EquivReport, offset: usize) {
+        self.positions += chunk.positions;
+        for (mine, theirs) in self.pairs.iter_mut().zip(chunk.pairs) {
+            debug_assert_eq!(mine.name, theirs.name);
+            mine.compared += theirs.compared;
+            mine.differed += theirs.differed;
+            if mine.first.is_none() {
+                mine.first = theirs.first.map(|d| Difference { position: d.position + offset, ..d });
+            }
+        }
+    }
+
     pub fn differences(&self) -> u64 {
         self.pairs.iter().map(|p| p.differed).sum()
     }
@@ -104,6 +118,27 @@ pub fn run_equiv(positions: &[Position]) -> EquivReport {
     compare_see::<MailboxAttackers, BitboardAttackers<FastSliders>>(positions, &mut see_pair);
 
     EquivReport { positions: positions.len(), pairs: vec![attackers, attacked, defects, sliders, see_pair] }
+}
+
+/// Positions generated and compared per chunk of [`run_equiv_random`], so
+/// memory stays flat however many positions are asked for.
+const CHUNK: usize = 4096;
+
+/// Run every pair over `n` random positions from `seed`
+/// ([`random_positions`](crate::randpos::random_positions)); the same
+/// positions, in the same order, as generating them all at once.
+pub fn run_equiv_random(n: usize, seed: u64) -> EquivReport {
+    let starts = crate::randpos::playout_starts();
+    let mut total = run_equiv(&[]);
+    let mut start = 0;
+    while start < n {
+        let end = (start + CHUNK).min(n);
+        let positions: Vec<Position> =
+            (start..end).map(|i| crate::randpos::nth_random_position(seed, i, starts)).collect();
+        total.merge(run_equiv(&positions), start);
+        start = end;
+    }
+    total
 }
 
 /// Attacker lists of every square, both colours, as multisets.
@@ -231,6 +266,27 @@ mod tests {
         let mut r = PairReport::new("see");
         compare_see::<MailboxAttackers, NoKings>(&positions, &mut r);
         assert!(r.differed > 0, "{r:?}");
+    }
+
+    #[test]
+    fn chunked_sweep_reports_global_indices() {
+        let positions = random_positions(50, 5);
+        let mut whole = PairReport::new("attackers");
+        compare_attackers::<MailboxAttackers, NoKings>(&positions, &mut whole);
+        let mut merged = EquivReport { positions: 0, pairs: vec![PairReport::new("attackers")] };
+        for (i, chunk) in positions.chunks(7).enumerate() {
+            let mut r = PairReport::new("attackers");
+            compare_attackers::<MailboxAttackers, NoKings>(chunk, &mut r);
+            merged.merge(EquivReport { positions: chunk.len(), pairs: vec![r] }, i * 7);
+        }
+        assert_eq!(merged.positions, 50);
+        assert_eq!(merged.pairs[0], whole);
+        // And the chunked random sweep sees exactly random_positions().
+        let a = run_equiv_random(30, 9);
+        let b = run_equiv(&random_positions(30, 9));
+        for (x, y) in a.pairs.iter().zip(&b.pairs) {
+            assert_eq!(x, y);
+        }
     }
 
     #[test]
