@@ -19,6 +19,10 @@ fn two_thousand_random_positions_zero_differences() {
     let positions = random_positions(n, 0xA77AC);
     let placement = (0..n).filter(|&i| mode_of(i) == RandomMode::Placement).count();
     assert_eq!(placement, n / 2);
+    for (i, p) in positions.iter().enumerate() {
+        p.verify().unwrap_or_else(|e| panic!("position {i} {}: {e}", p.to_fen()));
+        assert!(!p.king_attacked(p.side_to_move().flip()), "position {i} {}", p.to_fen());
+    }
     let report = run_equiv(&positions);
     let n = n as u64;
     let expected = [

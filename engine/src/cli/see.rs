@@ -26,9 +26,10 @@ pub struct SeeArgs {
     /// Position.
     #[arg(long)]
     fen: String,
-    /// Move in UCI notation (e2e4, e7e8q). A quiet move is evaluated as the
-    /// exchange on its destination with the moving piece standing there.
-    #[arg(long = "move")]
+    /// Legal move in UCI notation (e2e4, e7e8q). A quiet move is evaluated
+    /// as the exchange on its destination with the moving piece standing
+    /// there: 0 when the square is safe, negative when it loses material.
+    #[arg(long = "move", value_name = "UCI")]
     mv: String,
     /// Attacker-list builder.
     #[arg(long, value_enum, default_value = "bitboard")]
