@@ -9,15 +9,24 @@
 //!   make/unmake, `verify()`.
 //! * [`movegen`]: legal move generation, mailbox and bitboard, behind
 //!   [`movegen::MoveGen`]; [`perft`].
-//! * [`attackers`]: is-square-attacked in both forms.
+//! * [`attackers`]: is-square-attacked and the SEE attacker list
+//!   (`GetAttacks`) in both forms, over the bitboard `who_attacks` primitive.
+//! * [`see`]: static exchange evaluation over either attacker builder.
+//! * [`defects`]: king-safety defect counts in both forms.
+//! * [`randpos`]: seeded random legal positions; [`equiv`]: the sweep that
+//!   proves old and new forms agree on them.
 
 pub mod attackers;
 pub mod bitboard;
+pub mod defects;
+pub mod equiv;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod position;
+pub mod randpos;
 pub mod rng;
+pub mod see;
 pub mod sliders;
 pub mod tables;
 pub mod types;

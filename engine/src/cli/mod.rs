@@ -2,7 +2,10 @@
 //! exactly one JSON object on stdout. Errors are one line on stderr and a
 //! non-zero exit status: 2 for bad input, 1 for a failed check.
 
+mod defects;
+mod equiv;
 mod perft;
+mod see;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use engine::position::epd::{load_file, Epd};
@@ -27,6 +30,14 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Check every expected perft count of an EPD file.
     PerftSuite(perft::SuiteArgs),
+    /// Static exchange evaluation of one move.
+    See(see::SeeArgs),
+    /// SEE of every legal capture of every position in an EPD file.
+    Seescores(see::SeeScoresArgs),
+    /// King-safety defect and pointing counts of both sides.
+    Kingdefects(defects::KingDefectsArgs),
+    /// Prove old and new forms agree on seeded random positions.
+    Equiv(equiv::EquivArgs),
 }
 
 /// Move generator choice.
@@ -100,6 +111,10 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         Some(Command::Perft(a)) => perft::perft(a),
         Some(Command::PerftSuite(a)) => perft::suite(a),
+        Some(Command::See(a)) => see::see_command(a),
+        Some(Command::Seescores(a)) => see::seescores(a),
+        Some(Command::Kingdefects(a)) => defects::kingdefects(a),
+        Some(Command::Equiv(a)) => equiv::equiv(a),
         None => Err(CliError::input("no subcommand given; see `engine --help`")),
     };
     match result {

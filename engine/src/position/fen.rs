@@ -317,8 +317,11 @@ mod tests {
         assert_eq!(pos.to_fen(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
     }
 
+    /// A predicate recognising the expected error kind.
+    pub(crate) type ExpectedError = fn(&FenError) -> bool;
+
     /// Each malformed input paired with the error kind it must produce.
-    pub(crate) fn bad_fens() -> Vec<(&'static str, fn(&FenError) -> bool)> {
+    pub(crate) fn bad_fens() -> Vec<(&'static str, ExpectedError)> {
         use FenError as E;
         vec![
             ("", |e| matches!(e, E::Empty)),
