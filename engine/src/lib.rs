@@ -13,11 +13,13 @@
 //!   (`GetAttacks`) in both forms, over the bitboard `who_attacks` primitive.
 //! * [`see`]: static exchange evaluation over either attacker builder.
 //! * [`defects`]: king-safety defect counts in both forms.
-//! * [`randpos`]: seeded random legal positions.
+//! * [`randpos`]: seeded random legal positions; [`equiv`]: the sweep that
+//!   proves old and new forms agree on them.
 
 pub mod attackers;
 pub mod bitboard;
 pub mod defects;
+pub mod equiv;
 pub mod eval;
 pub mod movegen;
 pub mod moves;

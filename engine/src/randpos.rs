@@ -73,13 +73,23 @@ pub fn position_seed(seed: u64, index: usize) -> u64 {
 /// playout from the embedded starts.
 pub fn random_positions(n: usize, seed: u64) -> Vec<Position> {
     let starts = playout_starts();
-    (0..n)
-        .map(|i| {
-            let mut rng = Rng::new(position_seed(seed, i));
-            let mode = if i % 2 == 0 { RandomMode::Placement } else { RandomMode::Playout };
-            random_position(&mut rng, mode, starts)
-        })
-        .collect()
+    (0..n).map(|i| nth_random_position(seed, i, starts)).collect()
+}
+
+/// The mode of position `index` of a run: placement for even indices.
+pub const fn mode_of(index: usize) -> RandomMode {
+    if index % 2 == 0 {
+        RandomMode::Placement
+    } else {
+        RandomMode::Playout
+    }
+}
+
+/// Position `index` of the run seeded with `seed` (what
+/// [`random_positions`] returns at that index), playouts from `starts`.
+pub fn nth_random_position(seed: u64, index: usize, starts: &[Position]) -> Position {
+    let mut rng = Rng::new(position_seed(seed, index));
+    random_position(&mut rng, mode_of(index), starts)
 }
 
 /// One random position in `mode`. A playout with no starts falls back to

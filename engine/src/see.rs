@@ -42,7 +42,7 @@
 //! The move is assumed legal (the first capture is never checked for pins).
 //! No allocation: the lists and the gain stack live on the stack.
 
-use crate::attackers::{AttackerBuilder, SeeList, PIECE_VECTOR_BIT};
+use crate::attackers::{AttackerBuilder, SeeEntry, SeeList, PIECE_VECTOR_BIT};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::tables::{ATTACK_VECTOR, DIFF_STEP, PAWN_PUSH};
@@ -96,7 +96,7 @@ impl Exchange<'_> {
     #[inline]
     fn reveal(&self, from: Square88, lists: &mut [SeeList; 2]) {
         if let Some((sq, p)) = self.xray_behind(from) {
-            lists[p.color().index()].insert_sorted(crate::attackers::SeeEntry::new(sq, p));
+            lists[p.color().index()].insert_sorted(SeeEntry::new(sq, p));
         }
     }
 

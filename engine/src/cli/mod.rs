@@ -2,8 +2,11 @@
 //! exactly one JSON object on stdout. Errors are one line on stderr and a
 //! non-zero exit status: 2 for bad input, 1 for a failed check.
 
+mod defects;
+mod equiv;
 mod eval;
 mod perft;
+mod see;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use engine::position::epd::{load_file, Epd};
@@ -36,6 +39,14 @@ enum Command {
     /// Dump or load the evaluation weights ("DNA").
     #[command(name = "evaldna")]
     EvalDna(eval::EvalDnaArgs),
+    /// Static exchange evaluation of one move.
+    See(see::SeeArgs),
+    /// SEE of every legal capture of every position in an EPD file.
+    Seescores(see::SeeScoresArgs),
+    /// King-safety defect and pointing counts of both sides.
+    Kingdefects(defects::KingDefectsArgs),
+    /// Prove old and new forms agree on seeded random positions.
+    Equiv(equiv::EquivArgs),
 }
 
 /// Move generator choice.
@@ -112,6 +123,10 @@ pub fn run() -> ExitCode {
         Some(Command::Eval(a)) => eval::eval(a),
         Some(Command::EvalDiff(a)) => eval::evaldiff(a),
         Some(Command::EvalDna(a)) => eval::evaldna(a),
+        Some(Command::See(a)) => see::see_command(a),
+        Some(Command::Seescores(a)) => see::seescores(a),
+        Some(Command::Kingdefects(a)) => defects::kingdefects(a),
+        Some(Command::Equiv(a)) => equiv::equiv(a),
         None => Err(CliError::input("no subcommand given; see `engine --help`")),
     };
     match result {

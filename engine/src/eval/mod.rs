@@ -28,9 +28,9 @@ use crate::bitboard::Bitboard;
 use crate::defects::DefectCounter;
 use crate::position::Position;
 use crate::types::{Color, PieceType, Square};
+use attacks::{controls, record_king_attacks, record_pawn_attacks, Accumulators, AttackView, WordsView};
 #[allow(unused_imports)]
 use counters::{timed, EvalCounters, Phase};
-use attacks::{controls, record_king_attacks, record_pawn_attacks, Accumulators, AttackView, WordsView};
 use hash::{HashTable, Keyed};
 use mobility::{MobilityInputs, MobilitySet, PieceMobility};
 use pawns::PawnEntry;
