@@ -16,7 +16,7 @@ use crate::with_profile;
 use std::time::Duration;
 
 /// Default depth of `engine bench`.
-pub const DEFAULT_BENCH_DEPTH: u32 = 9;
+pub const DEFAULT_BENCH_DEPTH: u32 = 11;
 /// Transposition table size of the bench, in MiB.
 pub const BENCH_HASH_MB: usize = 16;
 /// Depth at which the signature is taken (shallower than the default so the
@@ -24,7 +24,7 @@ pub const BENCH_HASH_MB: usize = 16;
 pub const SIGNATURE_DEPTH: u32 = 7;
 /// Total nodes of the bench positions at [`SIGNATURE_DEPTH`] with the
 /// `mailbox` or `bitboard` profile.
-pub const BENCH_SIGNATURE: u64 = 1_060_822;
+pub const BENCH_SIGNATURE: u64 = 794_858;
 
 /// The bench positions: opening, middlegame and endgame (DESIGN §6 buckets
 /// by men on the board), each with where it comes from in `positions/`.

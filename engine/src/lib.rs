@@ -9,7 +9,12 @@
 //!   make/unmake, `verify()`.
 //! * [`movegen`]: legal move generation, mailbox and bitboard, behind
 //!   [`movegen::MoveGen`]; [`perft`].
-//! * [`attackers`]: is-square-attacked in both forms.
+//! * [`attackers`]: is-square-attacked and the SEE attacker list
+//!   (`GetAttacks`) in both forms, over the bitboard `who_attacks` primitive.
+//! * [`see`]: static exchange evaluation over either attacker builder.
+//! * [`defects`]: king-safety defect counts in both forms.
+//! * [`randpos`]: seeded random legal positions; [`equiv`]: the sweep that
+//!   proves old and new forms agree on them.
 //! * [`search`]: the search, generic over an engine profile; [`bench`];
 //!   [`san`] move notation; [`uci`], the protocol loop; [`suite`], EPD
 //!   test-suite solving.
@@ -17,16 +22,22 @@
 pub mod attackers;
 pub mod bench;
 pub mod bitboard;
+pub mod defects;
+pub mod equiv;
+pub mod eval;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod position;
+pub mod randpos;
 pub mod rng;
 pub mod san;
 pub mod search;
+pub mod see;
 pub mod sliders;
 pub mod suite;
 pub mod tables;
+pub mod tsc;
 pub mod types;
 pub mod uci;
 

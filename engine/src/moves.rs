@@ -203,7 +203,14 @@ impl Default for MoveList {
 impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
-        MoveList { moves: [MaybeUninit::uninit(); MAX_MOVES], len: 0 }
+        // Written field by field: with a struct literal LLVM merges the
+        // `len` store and the uninitialised array into one 1 KiB memset.
+        let mut list = MaybeUninit::<MoveList>::uninit();
+        // SAFETY: `len` is written; `moves` holds `MaybeUninit`s.
+        unsafe {
+            std::ptr::addr_of_mut!((*list.as_mut_ptr()).len).write(0);
+            list.assume_init()
+        }
     }
 
     #[inline(always)]

@@ -194,6 +194,71 @@ pub fn distance(a: Square, b: Square) -> u8 {
     df.max(dr)
 }
 
+/// The eight ray directions, in [`QUEEN_DELTAS`] order: N, S, E, W (rook
+/// rays, indices 0..4), then NE, NW, SE, SW (bishop rays, 4..8).
+pub const DIRECTIONS: usize = 8;
+
+const fn build_rays() -> [[Bitboard; 64]; 8] {
+    // (file step, row step) for each QUEEN_DELTAS entry; row 0 is rank 8.
+    let steps: [(i32, i32); 8] = [(0, -1), (0, 1), (1, 0), (-1, 0), (1, -1), (-1, -1), (1, 1), (-1, 1)];
+    let mut t = [[Bitboard::EMPTY; 64]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut sq = 0;
+        while sq < 64 {
+            let (mut f, mut r) = ((sq % 8) as i32 + steps[d].0, (sq / 8) as i32 + steps[d].1);
+            let mut bits = 0u64;
+            while f >= 0 && f < 8 && r >= 0 && r < 8 {
+                bits |= 1u64 << (r * 8 + f);
+                f += steps[d].0;
+                r += steps[d].1;
+            }
+            t[d][sq] = Bitboard(bits);
+            sq += 1;
+        }
+        d += 1;
+    }
+    t
+}
+
+/// `RAYS[dir][sq]`: the squares from `sq` (exclusive) to the edge in `dir`.
+pub static RAYS: [[Bitboard; 64]; 8] = build_rays();
+
+/// Indexed like [`ATTACK_VECTOR`]: the direction index from `from` towards
+/// `to` when they share a line, else 8.
+static DIFF_DIRECTION: [u8; 240] = {
+    let mut t = [8u8; 240];
+    let mut d = 0;
+    while d < 8 {
+        let step = QUEEN_DELTAS[d] as i32;
+        let mut k = 1;
+        while k < 8 {
+            t[(step * k + 119) as usize] = d as u8;
+            k += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+/// Direction index from `from` towards `to` (see [`RAYS`]), or `None` when
+/// they share no line.
+#[inline(always)]
+pub fn direction(from: Square, to: Square) -> Option<usize> {
+    let d = DIFF_DIRECTION[Square88::diff_index(from.to_88(), to.to_88())];
+    (d < 8).then_some(d as usize)
+}
+
+/// The squares beyond `through` on the ray from `from` through it, to the
+/// edge. Empty when the two share no line.
+#[inline(always)]
+pub fn ray_beyond(from: Square, through: Square) -> Bitboard {
+    match direction(from, through) {
+        Some(d) => RAYS[d][through.index()],
+        None => Bitboard::EMPTY,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,6 +284,24 @@ mod tests {
         assert!(between(sq("a1"), sq("a2")).is_empty());
         assert_eq!(line(sq("c3"), sq("e5")).count(), 8);
         assert!(line(sq("c3"), sq("e6")).is_empty());
+    }
+
+    #[test]
+    fn rays_and_directions() {
+        assert_eq!(RAYS[0][sq("a1").index()].count(), 7);
+        assert!(RAYS[0][sq("a1").index()].has(sq("a8")));
+        assert_eq!(direction(sq("a1"), sq("a5")), Some(0));
+        assert_eq!(direction(sq("a1"), sq("h8")), Some(4));
+        assert_eq!(direction(sq("a1"), sq("b3")), None);
+        assert_eq!(ray_beyond(sq("a1"), sq("c3")).count(), 5);
+        assert!(ray_beyond(sq("a1"), sq("c3")).has(sq("h8")) && !ray_beyond(sq("a1"), sq("c3")).has(sq("c3")));
+        for (d, rays) in RAYS.iter().enumerate() {
+            for s in Square::all() {
+                for t in rays[s.index()] {
+                    assert_eq!(direction(s, t), Some(d));
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,17 +1,66 @@
 //! The search: identical trees for the mailbox and bitboard profiles, mate
 //! and draw scoring, limits, determinism.
 
+use engine::attackers::{BitboardAttackers, MailboxAttackers};
 use engine::bench::{default_positions, BENCH_HASH_MB};
-use engine::movegen::legal_moves;
+use engine::defects::{DefectCounter, KingDefects};
+use engine::movegen::{legal_moves, BitboardGen, MailboxGen};
 use engine::position::epd::load_file;
 use engine::search::{
-    BitboardProfile, Limits, MailboxProfile, Profile, Score, SearchResult, Searcher, SingleProbeProfile, MATE,
+    BitboardProfile, Limits, MailboxProfile, MaterialEval, Profile, Score, SearchResult, Searcher, SingleProbeProfile,
+    MATE,
 };
+use engine::sliders::FastSliders;
 use engine::uci::parse_position;
 use engine::{Move, Position};
 use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
+
+/// A defect counter that never fires: the bitboard profile with it has
+/// neither defect extension.
+struct NoDefects;
+
+impl DefectCounter for NoDefects {
+    const NAME: &'static str = "none";
+    fn count(_: &Position, _: engine::Color) -> KingDefects {
+        KingDefects::NONE
+    }
+}
+
+struct BitboardWithoutDefects;
+
+impl Profile for BitboardWithoutDefects {
+    const NAME: &'static str = "bitboard-without-defects";
+    type Gen = BitboardGen<FastSliders>;
+    type Attackers = BitboardAttackers<FastSliders>;
+    type Defects = NoDefects;
+    type Eval = <BitboardProfile as Profile>::Eval;
+}
+
+/// Old and new routines around the simple material evaluation: the search
+/// alone must keep the trees equal, whatever the evaluation.
+struct MailboxMaterial;
+struct BitboardMaterial;
+
+impl Profile for MailboxMaterial {
+    const NAME: &'static str = "mailbox-material";
+    type Gen = MailboxGen;
+    type Attackers = MailboxAttackers;
+    type Defects = engine::defects::MailboxDefects;
+    type Eval = MaterialEval;
+    fn in_check(pos: &Position) -> bool {
+        MailboxProfile::in_check(pos)
+    }
+}
+
+impl Profile for BitboardMaterial {
+    const NAME: &'static str = "bitboard-material";
+    type Gen = BitboardGen<FastSliders>;
+    type Attackers = BitboardAttackers<FastSliders>;
+    type Defects = engine::defects::BitboardDefects;
+    type Eval = MaterialEval;
+}
 
 fn search<P: Profile>(pos: &Position, limits: &Limits) -> SearchResult {
     let mut searcher = Searcher::<P>::new(BENCH_HASH_MB);
@@ -56,6 +105,43 @@ fn mailbox_and_bitboard_profiles_search_identical_trees() {
     }
     assert!(total > 100_000, "a real search happened: {total} nodes");
 }
+
+#[test]
+fn the_search_alone_keeps_trees_equal() {
+    for pos in &default_positions() {
+        let m = search::<MailboxMaterial>(pos, &Limits::depth(6));
+        let b = search::<BitboardMaterial>(pos, &Limits::depth(6));
+        assert_eq!((m.nodes, m.best, m.score), (b.nodes, b.best, b.score), "{}", pos.to_fen());
+    }
+}
+
+#[test]
+fn defect_extensions_fire_when_the_count_is_above_one() {
+    // Black is in check from Qe8 with one legal reply, Rf8; White's queen
+    // and f1 rook bear on the king zone (count 2).
+    let one_reply = fen("4Q2k/6pp/8/8/8/8/5r2/4KR2 b - - 0 1");
+    assert_eq!(legal_moves(&one_reply).len(), 1);
+    assert_eq!(<BitboardProfile as Profile>::Defects::count(&one_reply, engine::Color::Black).count, 2);
+    let with = search::<BitboardProfile>(&one_reply, &Limits::depth(1));
+    let without = search::<BitboardWithoutDefects>(&one_reply, &Limits::depth(1));
+    assert_eq!((uci(with.best), uci(without.best)), ("f2f8".into(), "f2f8".into()));
+    // The extension lets depth 1 see Qxf8#; without it, Rf8 is searched in
+    // quiescence, where Qxf8+ is met by standing pat.
+    assert_eq!(with.score, -(MATE - 2));
+    assert!(without.score > -MATE_BOUND_FOR_TESTS, "{}", without.score);
+
+    // Quiescence, in check, mated: with the count at 2 every evasion is
+    // searched (none exist: mate); without the extension it stands pat.
+    let mut mated = fen("R5k1/5ppp/8/8/8/8/8/5RK1 b - - 0 1");
+    assert_eq!(<MailboxProfile as Profile>::Defects::count(&mated, engine::Color::Black).count, 2);
+    assert_eq!(Searcher::<MailboxProfile>::new(1).quiesce(&mut mated), -MATE);
+    assert_eq!(Searcher::<BitboardProfile>::new(1).quiesce(&mut mated), -MATE);
+    let stand_pat = Searcher::<BitboardWithoutDefects>::new(1).quiesce(&mut mated);
+    assert!(stand_pat > -MATE_BOUND_FOR_TESTS, "{stand_pat}");
+}
+
+/// Scores beyond this magnitude are mates.
+const MATE_BOUND_FOR_TESTS: i32 = MATE - 200;
 
 #[test]
 fn single_probe_profile_searches_legal_moves() {

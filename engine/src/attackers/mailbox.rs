@@ -1,8 +1,9 @@
 //! Old form: answer attack questions by scanning the attacker's piece list
 //! and consulting the 0x88 difference table, walking slider rays square by
-//! square to check they are open.
+//! square to check they are open. [`MailboxAttackers`] is the old
+//! `GetAttacks`.
 
-use super::PIECE_VECTOR_BIT;
+use super::{AttackerBuilder, SeeEntry, SeeList, PIECE_VECTOR_BIT};
 use crate::position::Position;
 use crate::tables::{ATTACK_VECTOR, DIFF_STEP, PAWN_CAPTURES};
 use crate::types::{Color, PieceType, Square88};
@@ -98,4 +99,33 @@ pub(crate) fn is_attacked_after(
         }
         !piece.kind().is_slider() || ray_is_open_after(pos, from, sq, vacated, filled)
     })
+}
+
+/// The old `GetAttacks`: the two pawn squares first, then the non-pawn list
+/// walked from its end, so the king (index 0) comes last. Every candidate
+/// is screened with the difference table; sliders then walk the ray.
+#[derive(Copy, Clone, Default, Debug)]
+pub struct MailboxAttackers;
+
+impl AttackerBuilder for MailboxAttackers {
+    const NAME: &'static str = "mailbox";
+
+    #[inline]
+    fn build(pos: &Position, sq: Square88, color: Color, list: &mut SeeList) {
+        list.clear();
+        for &d in &PAWN_CAPTURES[color.index()] {
+            let from = sq.offset(-d);
+            if from.is_on_board() {
+                let p = pos.piece_at(from);
+                if p.is(color, PieceType::Pawn) {
+                    list.push(SeeEntry::new(from, p));
+                }
+            }
+        }
+        for &from in pos.piece_list(color).iter().rev() {
+            if piece_attacks(pos, from, sq) {
+                list.push(SeeEntry::new(from, pos.piece_at(from)));
+            }
+        }
+    }
 }

@@ -3,7 +3,11 @@
 //! non-zero exit status: 2 for bad input, 1 for a failed check.
 
 mod bench;
+mod defects;
+mod equiv;
+mod eval;
 mod perft;
+mod see;
 mod suite;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -29,6 +33,22 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Check every expected perft count of an EPD file.
     PerftSuite(perft::SuiteArgs),
+    /// Evaluate a position and show every term for each side.
+    Eval(eval::EvalArgs),
+    /// Compare mailbox with chain mobility (exact) and chain with single-probe (classified).
+    #[command(name = "evaldiff")]
+    EvalDiff(eval::EvalDiffArgs),
+    /// Dump or load the evaluation weights ("DNA").
+    #[command(name = "evaldna")]
+    EvalDna(eval::EvalDnaArgs),
+    /// Static exchange evaluation of one move.
+    See(see::SeeArgs),
+    /// SEE of every legal capture of every position in an EPD file.
+    Seescores(see::SeeScoresArgs),
+    /// King-safety defect and pointing counts of both sides.
+    Kingdefects(defects::KingDefectsArgs),
+    /// Prove old and new forms agree on seeded random positions.
+    Equiv(equiv::EquivArgs),
     /// Fixed-depth search of the bench positions: nodes, NPS, signature.
     Bench(bench::BenchArgs),
     /// Solve counts of a bm/am EPD test suite at a fixed depth or node budget.
@@ -108,6 +128,13 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         Some(Command::Perft(a)) => perft::perft(a),
         Some(Command::PerftSuite(a)) => perft::suite(a),
+        Some(Command::Eval(a)) => eval::eval(a),
+        Some(Command::EvalDiff(a)) => eval::evaldiff(a),
+        Some(Command::EvalDna(a)) => eval::evaldna(a),
+        Some(Command::See(a)) => see::see_command(a),
+        Some(Command::Seescores(a)) => see::seescores(a),
+        Some(Command::Kingdefects(a)) => defects::kingdefects(a),
+        Some(Command::Equiv(a)) => equiv::equiv(a),
         Some(Command::Bench(a)) => bench::bench(a),
         Some(Command::Suite(a)) => suite::suite(a),
         Some(Command::Uci) | None => {

@@ -265,9 +265,9 @@ mod tests {
     }
 
     #[test]
-    #[allow(clippy::type_complexity)]
     fn bad_epd_lines() {
-        let cases: Vec<(&str, fn(&EpdError) -> bool)> = vec![
+        type Expected = fn(&EpdError) -> bool;
+        let cases: Vec<(&str, Expected)> = vec![
             ("", |e| matches!(e, EpdError::Fen(FenError::Empty))),
             ("4k3/8/8/8/8/8/8/4K3 w -", |e| matches!(e, EpdError::Fen(FenError::FieldCount { found: 3 }))),
             ("4k3/8/8/8/8/8/8/4K3 w - - id \"open", |e| matches!(e, EpdError::UnterminatedQuote { .. })),

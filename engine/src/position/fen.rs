@@ -263,6 +263,35 @@ impl Position {
         s
     }
 
+    /// The same position with colours swapped and the board flipped top to
+    /// bottom: White's pieces become Black's on the mirrored squares, and the
+    /// other side moves. A colour-symmetric evaluation scores both the same
+    /// from the side to move.
+    pub fn color_mirror(&self) -> Position {
+        let fen = self.to_fen();
+        let f: Vec<&str> = fen.split(' ').collect();
+        let swap = |s: &str| -> String {
+            s.chars()
+                .map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() })
+                .collect()
+        };
+        let placement: Vec<String> = f[0].split('/').rev().map(swap).collect();
+        let side = if f[1] == "w" { "b" } else { "w" };
+        let castling = if f[2] == "-" {
+            "-".to_string()
+        } else {
+            let c = swap(f[2]);
+            // Keep the canonical KQkq order.
+            "KQkq".chars().filter(|x| c.contains(*x)).collect()
+        };
+        let ep = match Square::parse(f[3]) {
+            Some(sq) => sq.flip_rank().to_string(),
+            None => "-".to_string(),
+        };
+        let mirrored = format!("{} {side} {castling} {ep} {} {}", placement.join("/"), f[4], f[5]);
+        Position::from_fen(&mirrored).expect("the colour mirror of a legal position is legal")
+    }
+
     /// Full key computed from scratch (the incremental key must equal it).
     pub fn compute_key(&self) -> u64 {
         let mut key = self.compute_pawn_key();
@@ -317,9 +346,11 @@ mod tests {
         assert_eq!(pos.to_fen(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
     }
 
+    /// A predicate recognising the expected error kind.
+    pub(crate) type ExpectedError = fn(&FenError) -> bool;
+
     /// Each malformed input paired with the error kind it must produce.
-    #[allow(clippy::type_complexity)]
-    pub(crate) fn bad_fens() -> Vec<(&'static str, fn(&FenError) -> bool)> {
+    pub(crate) fn bad_fens() -> Vec<(&'static str, ExpectedError)> {
         use FenError as E;
         vec![
             ("", |e| matches!(e, E::Empty)),

@@ -27,9 +27,13 @@ pub use profile::{
     BitboardProfile, EvalStats, Evaluator, MailboxProfile, Profile, ProfileKind, SingleProbeProfile, UnknownProfile,
 };
 
+use crate::bitboard::Bitboard;
+use crate::defects::DefectCounter;
 use crate::movegen::MoveGen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
+use crate::see::see;
+use crate::types::PieceType;
 use ordering::{class, key_class, order_key, History, Killers, ScoredMoves};
 use std::fmt;
 use std::marker::PhantomData;
@@ -387,6 +391,23 @@ impl<P: Profile> Searcher<P> {
         }
     }
 
+    /// The quiescence score of `pos` with a full window: what the search
+    /// sees at a leaf. Counts nodes like a search (no limits apply).
+    pub fn quiesce(&mut self, pos: &mut Position) -> i32 {
+        self.nodes = 0;
+        self.next_poll = POLL_INTERVAL;
+        self.node_limit = u64::MAX;
+        self.deadline = None;
+        self.aborted = false;
+        pos.reserve_history(MAX_PLY + 8);
+        self.qsearch(pos, 0, -INFINITY, INFINITY)
+    }
+
+    /// Nodes visited by the last search or [`quiesce`](Self::quiesce).
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
     /// One iteration, starting with a window around the previous score and
     /// widening it on failure.
     fn aspiration(&mut self, pos: &mut Position, depth: u32, previous: i32) -> i32 {
@@ -447,7 +468,7 @@ impl<P: Profile> Searcher<P> {
 
     /// Ordering key of a move at an interior node.
     #[inline(always)]
-    fn main_key(&self, m: Move, hash_move: Move, killers: [Move; 2]) -> u64 {
+    fn main_key(&self, pos: &Position, m: Move, hash_move: Move, killers: [Move; 2]) -> u64 {
         if m == hash_move {
             return order_key(class::HASH, 0, m);
         }
@@ -455,7 +476,11 @@ impl<P: Profile> Searcher<P> {
             if m.is_promotion() && !ordering::is_queen_promotion(m) {
                 return order_key(class::UNDER_PROMOTION, ordering::mvv_lva(m), m);
             }
-            return order_key(class::GOOD_TACTICAL, ordering::mvv_lva(m), m);
+            let value = exchange_value::<P>(pos, m);
+            if value < 0 {
+                return order_key(class::BAD_CAPTURE, value, m);
+            }
+            return order_key(class::GOOD_TACTICAL, tactical_score(value, m), m);
         }
         if m == killers[0] {
             order_key(class::KILLER_1, 0, m)
@@ -548,12 +573,14 @@ impl<P: Profile> Searcher<P> {
         if !root && pos.halfmove_clock() >= 100 {
             return DRAW; // in check but not mated: the fifty-move rule holds
         }
-        let one_reply = list.len() == 1;
+        // One-legal-reply extension (DESIGN §4.2): only when the king is
+        // short of defenders.
+        let one_reply = list.len() == 1 && P::Defects::count(pos, pos.side_to_move()).count > 1;
 
         let killers = self.killers.get(ply);
         self.killers.clear_ply(ply + 1);
         let mut moves = ScoredMoves::new();
-        moves.fill(&list, |m| self.main_key(m, hash_move, killers));
+        moves.fill(&list, |m| self.main_key(pos, m, hash_move, killers));
 
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
@@ -652,11 +679,12 @@ impl<P: Profile> Searcher<P> {
         let mut moves = ScoredMoves::new();
         let mut best_score;
 
-        if in_check {
+        if in_check && P::Defects::count(pos, pos.side_to_move()).count > 1 {
+            // The qsearch-in-check extension (DESIGN §4.2): a king short of
+            // defenders searches every evasion and may not stand pat.
             if pos.is_repetition() {
                 return DRAW;
             }
-            // Every evasion, no standing pat.
             P::Gen::legal(pos, &mut list);
             if list.is_empty() {
                 return -MATE + ply as i32;
@@ -670,7 +698,10 @@ impl<P: Profile> Searcher<P> {
             });
             best_score = -INFINITY;
         } else {
+            // Stand pat. In check without the extension the captures
+            // generated below are the capturing evasions.
             let stand_pat = self.eval.evaluate(pos, alpha, beta);
+            let stand_pat = discount_en_prise(pos, stand_pat, self.eval.en_prise());
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -681,10 +712,16 @@ impl<P: Profile> Searcher<P> {
                 if m.is_promotion() && !ordering::is_queen_promotion(m) {
                     continue;
                 }
-                if !m.is_promotion() && stand_pat + ordering::material_gain(m) + DELTA_MARGIN <= alpha {
+                // Delta pruning: even winning the piece cannot reach alpha.
+                if !in_check && !m.is_promotion() && stand_pat + ordering::material_gain(m) + DELTA_MARGIN <= alpha {
                     continue;
                 }
-                moves.push(order_key(class::GOOD_TACTICAL, ordering::mvv_lva(m), m));
+                // SEE pruning: losing captures are not searched.
+                let value = exchange_value::<P>(pos, m);
+                if value < 0 && !in_check {
+                    continue;
+                }
+                moves.push(order_key(class::GOOD_TACTICAL, tactical_score(value, m), m));
             }
         }
 
@@ -710,6 +747,46 @@ impl<P: Profile> Searcher<P> {
     }
 }
 
+/// The exchange value of a capture or promotion: SEE with the profile's
+/// attacker lists, except where the answer is known without it — a capture
+/// of a piece worth at least the capturer never loses material, so its
+/// victim-minus-attacker value is a lower bound good enough to order by,
+/// and a king captures only undefended pieces.
+#[inline(always)]
+fn exchange_value<P: Profile>(pos: &Position, m: Move) -> i32 {
+    if m.is_capture() && !m.is_promotion() {
+        let victim = m.captured().kind().value();
+        let attacker = m.moved().kind();
+        if attacker == PieceType::King {
+            return victim;
+        }
+        if victim >= attacker.value() {
+            return victim - attacker.value();
+        }
+    }
+    see::<P::Attackers>(pos, m)
+}
+
+/// In-class score of a winning or equal capture: its exchange value, then
+/// most valuable victim / least valuable attacker.
+#[inline(always)]
+fn tactical_score(value: i32, m: Move) -> i32 {
+    value * 128 + ordering::mvv_lva(m)
+}
+
+/// Stand-pat score when the evaluation found pieces of the side to move en
+/// prise: with two or more hanging, one move can save at most one, so the
+/// cheapest is counted as lost. (One hanging piece is left to the capture
+/// search and the opponent's reply.)
+#[inline]
+fn discount_en_prise(pos: &Position, stand_pat: i32, en_prise: Bitboard) -> i32 {
+    if !en_prise.has_many() {
+        return stand_pat;
+    }
+    let cheapest = en_prise.into_iter().map(|sq| pos.piece_on(sq).kind().value()).min().unwrap_or(0);
+    stand_pat - cheapest
+}
+
 /// Soft (stop starting iterations) and hard (abort) time budgets.
 fn plan_time(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
     const OVERHEAD: Duration = Duration::from_millis(10);
@@ -725,4 +802,33 @@ fn plan_time(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
     let soft = (available / moves + clock.increment * 3 / 4).min(available / 2);
     let hard = (soft * 4).min(available * 3 / 4).max(soft);
     (Some(soft), Some(hard))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Square;
+
+    #[test]
+    fn two_hanging_pieces_cost_the_cheaper_one() {
+        let pos = Position::from_fen("4k3/8/8/3p4/2N1B3/8/8/4K3 w - - 0 1").unwrap();
+        let sq = |s: &str| Square::parse(s).unwrap();
+        let knight = Bitboard::from_square(sq("c4"));
+        let both = knight.with(sq("e4"));
+        assert_eq!(discount_en_prise(&pos, 50, Bitboard::EMPTY), 50);
+        assert_eq!(discount_en_prise(&pos, 50, knight), 50);
+        assert_eq!(discount_en_prise(&pos, 50, both), 50 - PieceType::Knight.value());
+    }
+
+    #[test]
+    fn exchange_values() {
+        let pos = Position::from_fen("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1").unwrap();
+        let rxe5 = *crate::movegen::legal_moves(&pos).iter().find(|m| m.uci().as_str() == "e1e5").unwrap();
+        assert_eq!(exchange_value::<MailboxProfile>(&pos, rxe5), 100);
+        assert_eq!(exchange_value::<BitboardProfile>(&pos, rxe5), 100);
+        let pos = Position::from_fen("3rk3/3r4/8/3p4/8/8/3Q4/3RK3 w - - 0 1").unwrap();
+        let qxd5 = *crate::movegen::legal_moves(&pos).iter().find(|m| m.uci().as_str() == "d2d5").unwrap();
+        assert_eq!(exchange_value::<BitboardProfile>(&pos, qxd5), -875);
+        assert!(tactical_score(100, rxe5) > tactical_score(0, qxd5));
+    }
 }

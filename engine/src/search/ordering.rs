@@ -54,7 +54,7 @@ pub fn mvv_lva(m: Move) -> i32 {
 /// bits are the move itself, so only the keys are stored.
 pub struct ScoredMoves {
     /// The first `len` entries are written; the rest are never read.
-    keys: [MaybeUninit<u64>; MAX_MOVES],
+    keys: MaybeUninit<[u64; MAX_MOVES]>,
     len: usize,
     next: usize,
 }
@@ -62,7 +62,17 @@ pub struct ScoredMoves {
 impl ScoredMoves {
     #[inline(always)]
     pub fn new() -> ScoredMoves {
-        ScoredMoves { keys: [MaybeUninit::uninit(); MAX_MOVES], len: 0, next: 0 }
+        // Written field by field: a struct literal lets LLVM merge the
+        // counters' stores with the uninitialised array into one 2 KiB
+        // memset on every node.
+        let mut s = MaybeUninit::<ScoredMoves>::uninit();
+        let p = s.as_mut_ptr();
+        // SAFETY: `len` and `next` are written; `keys` is `MaybeUninit`.
+        unsafe {
+            std::ptr::addr_of_mut!((*p).len).write(0);
+            std::ptr::addr_of_mut!((*p).next).write(0);
+            s.assume_init()
+        }
     }
 
     /// Fill from `list`, keying each move with `key` (which must return an
@@ -74,15 +84,17 @@ impl ScoredMoves {
         for &m in list {
             let k = key(m);
             debug_assert_eq!(k as u32, m.raw());
-            self.keys[self.len].write(k);
-            self.len += 1;
+            self.push(k);
         }
     }
 
     /// Add one move with its key.
     #[inline(always)]
     pub fn push(&mut self, key: u64) {
-        self.keys[self.len].write(key);
+        assert!(self.len < MAX_MOVES);
+        // SAFETY: in bounds (checked above); writing needs no initialised
+        // value there.
+        unsafe { (self.keys.as_mut_ptr() as *mut u64).add(self.len).write(key) };
         self.len += 1;
     }
 

@@ -1,23 +1,33 @@
 //! Engine profiles: the search is generic over a [`Profile`], a type that
 //! names one implementation of every migrated routine (move generation,
-//! check detection, evaluation). Each profile is monomorphised on its own,
-//! so no hot loop ever branches on which implementation is in use.
+//! check detection, the SEE attacker lists, the king-safety defect count,
+//! the evaluation). Each profile is monomorphised on its own, so no hot loop
+//! ever branches on which implementation is in use.
 //!
 //! * [`MailboxProfile`] (`mailbox`): every routine in its old 0x88 form.
-//! * [`BitboardProfile`] (`bitboard`): every routine in its new form.
-//! * [`SingleProbeProfile`] (`single-probe`): the bitboard profile with the
-//!   single-probe mobility evaluation (DESIGN §4.1) once the evaluation lands.
+//! * [`BitboardProfile`] (`bitboard`): every routine in its new form, with
+//!   `chain` mobility (the exact port of the mailbox walk).
+//! * [`SingleProbeProfile`] (`single-probe`): the bitboard profile with
+//!   seed 000's single-probe mobility.
+//!
+//! The mailbox and bitboard profiles compute equal values in every routine
+//! (move sets, SEE, defects, every evaluation term), so they search
+//! identical trees; only the time per node differs.
 //!
 //! [`ProfileKind`] is the run-time name of a profile (command line, UCI
 //! option); [`with_profile!`](crate::with_profile) turns it into a type once,
 //! outside any loop.
 
-use crate::attackers::is_attacked_mailbox;
+use crate::attackers::{is_attacked_mailbox, AttackerBuilder, BitboardAttackers, MailboxAttackers};
 use crate::bitboard::Bitboard;
+use crate::defects::{BitboardDefects, DefectCounter, MailboxDefects};
+use crate::eval::mobility::MobilitySet;
+use crate::eval::weights::Weights;
+use crate::eval::{ChainSet, EvalConfig, Evaluation, MailboxSet, SingleProbeSet};
 use crate::movegen::{BitboardGen, MailboxGen, MoveGen};
 use crate::position::Position;
-use crate::search::material::MaterialEval;
 use crate::sliders::FastSliders;
+use crate::types::Color;
 use std::fmt;
 use std::str::FromStr;
 
@@ -70,12 +80,73 @@ pub trait Evaluator {
     fn en_prise(&self) -> Bitboard;
 }
 
+/// The project's evaluation ([`Evaluation`], DESIGN §4.4) as an
+/// [`Evaluator`]: mobility set `M`, defect counter `D`, default weights and
+/// hash sizes. It remembers whether the last call reached the en-prise
+/// records, so stale records from an earlier position are never reported.
+pub struct EngineEval<M: MobilitySet, D: DefectCounter> {
+    inner: Evaluation<M, D>,
+    side: Color,
+    records_fresh: bool,
+}
+
+impl<M: MobilitySet + Default, D: DefectCounter> Default for EngineEval<M, D> {
+    fn default() -> Self {
+        EngineEval {
+            inner: Evaluation::new(M::default(), Weights::default(), EvalConfig::default()),
+            side: Color::White,
+            records_fresh: false,
+        }
+    }
+}
+
+impl<M: MobilitySet, D: DefectCounter> EngineEval<M, D> {
+    /// The wrapped evaluation.
+    pub fn inner(&self) -> &Evaluation<M, D> {
+        &self.inner
+    }
+}
+
+impl<M: MobilitySet, D: DefectCounter> Evaluator for EngineEval<M, D> {
+    #[inline(always)]
+    fn evaluate(&mut self, pos: &mut Position, alpha: i32, beta: i32) -> i32 {
+        let lazy_before = self.inner.stats().lazy;
+        let score = self.inner.evaluate(pos, alpha, beta);
+        self.records_fresh = self.inner.stats().lazy == lazy_before;
+        self.side = pos.side_to_move();
+        score
+    }
+
+    fn clear(&mut self) {
+        self.inner.clear();
+        self.records_fresh = false;
+    }
+
+    fn stats(&self) -> EvalStats {
+        let s = self.inner.stats();
+        EvalStats { lazy: s.lazy, hash_hits: s.hash_hits, full: s.full }
+    }
+
+    #[inline(always)]
+    fn en_prise(&self) -> Bitboard {
+        if self.records_fresh {
+            self.inner.records().en_prise[self.side.index()]
+        } else {
+            Bitboard::EMPTY
+        }
+    }
+}
+
 /// An engine profile: one monomorphised instance of every routine.
 pub trait Profile: 'static {
     /// `mailbox`, `bitboard` or `single-probe`.
     const NAME: &'static str;
     /// Legal move generation.
     type Gen: MoveGen;
+    /// Attacker lists for SEE.
+    type Attackers: AttackerBuilder;
+    /// The king-safety defect count behind the two search extensions.
+    type Defects: DefectCounter;
     /// The evaluation.
     type Eval: Evaluator + Default + Send;
 
@@ -99,7 +170,9 @@ pub struct SingleProbeProfile;
 impl Profile for MailboxProfile {
     const NAME: &'static str = "mailbox";
     type Gen = MailboxGen;
-    type Eval = MaterialEval;
+    type Attackers = MailboxAttackers;
+    type Defects = MailboxDefects;
+    type Eval = EngineEval<MailboxSet, MailboxDefects>;
 
     #[inline(always)]
     fn in_check(pos: &Position) -> bool {
@@ -111,13 +184,17 @@ impl Profile for MailboxProfile {
 impl Profile for BitboardProfile {
     const NAME: &'static str = "bitboard";
     type Gen = BitboardGen<FastSliders>;
-    type Eval = MaterialEval;
+    type Attackers = BitboardAttackers<FastSliders>;
+    type Defects = BitboardDefects;
+    type Eval = EngineEval<ChainSet, BitboardDefects>;
 }
 
 impl Profile for SingleProbeProfile {
     const NAME: &'static str = "single-probe";
     type Gen = BitboardGen<FastSliders>;
-    type Eval = MaterialEval;
+    type Attackers = BitboardAttackers<FastSliders>;
+    type Defects = BitboardDefects;
+    type Eval = EngineEval<SingleProbeSet, BitboardDefects>;
 }
 
 /// The run-time name of a profile.
@@ -195,6 +272,28 @@ macro_rules! with_profile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn en_prise_records_are_reported_only_when_fresh() {
+        // The knight on e4 is attacked by the d5 pawn.
+        let mut pos = Position::from_fen("4k3/8/8/3p4/4N3/8/8/4K3 w - - 0 1").unwrap();
+        let mut eval = <MailboxProfile as Profile>::Eval::default();
+        eval.evaluate(&mut pos, -30_000, 30_000);
+        let e4 = crate::types::Square::parse("e4").unwrap();
+        assert_eq!(eval.en_prise(), Bitboard::from_square(e4));
+        // The same knight, another position, a window far away: a lazy exit
+        // reaches no records.
+        let mut other = Position::from_fen("4k3/8/8/3p4/4N3/8/8/3K4 w - - 0 1").unwrap();
+        let lazy = eval.stats().lazy;
+        eval.evaluate(&mut other, 10_000, 10_001);
+        assert_eq!(eval.stats().lazy, lazy + 1, "a window far away exits lazily");
+        assert!(eval.en_prise().is_empty());
+        // A hash hit on the first position brings its records back.
+        eval.evaluate(&mut pos, -30_000, 30_000);
+        assert_eq!(eval.en_prise(), Bitboard::from_square(e4));
+        eval.clear();
+        assert!(eval.en_prise().is_empty());
+    }
 
     #[test]
     fn names_round_trip() {

@@ -1,0 +1,111 @@
+//! New form of the defect count: for each king square, per piece type, the
+//! set of squares from which that type's empty-board pattern reaches the
+//! 3-square zone, built at compile time. The count is then four
+//! intersections with the enemy piece bitboards and four popcounts.
+
+use super::{king_base, DefectCounter, KingDefects, DEFECT_MATERIAL_THRESHOLD};
+use crate::bitboard::Bitboard;
+use crate::position::Position;
+use crate::types::{Color, PieceType};
+
+/// `CountKingSafetyDefects` on bitboards.
+#[derive(Copy, Clone, Default, Debug)]
+pub struct BitboardDefects;
+
+/// Piece types that can point at the king zone, in [`ZONE_REACH`] order.
+const POINTERS: [PieceType; 4] = [PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen];
+
+/// Squares (as bits) a knight, bishop or rook on `from` reaches on an empty
+/// board. `kind`: 0 knight, 1 bishop, 2 rook.
+const fn reach(kind: usize, from: usize) -> u64 {
+    let (ff, fr) = ((from % 8) as i32, (from / 8) as i32);
+    let mut bits = 0u64;
+    let mut to: i32 = 0;
+    while to < 64 {
+        let (df, dr) = (to % 8 - ff, to / 8 - fr);
+        let (af, ar) = (df.abs(), dr.abs());
+        let hit = match kind {
+            0 => (af == 1 && ar == 2) || (af == 2 && ar == 1),
+            1 => af == ar && af != 0,
+            _ => (af == 0) != (ar == 0),
+        };
+        if hit {
+            bits |= 1u64 << to;
+        }
+        to += 1;
+    }
+    bits
+}
+
+/// `ZONE_REACH[type][king]`: squares from which a knight, bishop, rook or
+/// queen reaches k-1, k or k+1 (k moved inward off the a/h-file). Reach is
+/// symmetric for these pieces, so this is the union of the zone squares'
+/// own patterns.
+static ZONE_REACH: [[Bitboard; 64]; 4] = {
+    let mut t = [[Bitboard::EMPTY; 64]; 4];
+    let mut king = 0;
+    while king < 64 {
+        let centre = match king % 8 {
+            0 => king + 1,
+            7 => king - 1,
+            _ => king,
+        };
+        let mut kind = 0;
+        while kind < 3 {
+            let z = reach(kind, centre - 1) | reach(kind, centre) | reach(kind, centre + 1);
+            t[kind][king] = Bitboard(z);
+            kind += 1;
+        }
+        t[3][king] = Bitboard(t[1][king].0 | t[2][king].0);
+        king += 1;
+    }
+    t
+};
+
+impl DefectCounter for BitboardDefects {
+    const NAME: &'static str = "bitboard";
+
+    #[inline]
+    fn count(pos: &Position, side: Color) -> KingDefects {
+        let them = side.flip();
+        if pos.non_pawn_material(them) < DEFECT_MATERIAL_THRESHOLD {
+            return KingDefects::NONE;
+        }
+        let king = pos.king_square(side);
+        let mut pointing = 0;
+        for (i, kind) in POINTERS.into_iter().enumerate() {
+            pointing += (ZONE_REACH[i][king.index()] & pos.bb(them, kind)).count() as i32;
+        }
+        KingDefects { count: king_base(side, king) + pointing, pointing }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tables::{line, KNIGHT_ATTACKS};
+    use crate::types::Square;
+
+    /// The compile-time masks agree with the runtime geometry tables.
+    #[test]
+    fn zone_masks_match_the_geometry_tables() {
+        for king in Square::all() {
+            let centre = match king.file() {
+                0 => king.index() + 1,
+                7 => king.index() - 1,
+                _ => king.index(),
+            };
+            let zone = [centre - 1, centre, centre + 1].map(Square::from_index);
+            for from in Square::all() {
+                let knight = zone.iter().any(|&z| KNIGHT_ATTACKS[z.index()].has(from));
+                let diag = |z: Square| z.file() != from.file() && z.rank() != from.rank();
+                let bishop = zone.iter().any(|&z| z != from && line(z, from).is_nonempty() && diag(z));
+                let rook = zone.iter().any(|&z| z != from && !diag(z));
+                assert_eq!(ZONE_REACH[0][king.index()].has(from), knight, "N {king} {from}");
+                assert_eq!(ZONE_REACH[1][king.index()].has(from), bishop, "B {king} {from}");
+                assert_eq!(ZONE_REACH[2][king.index()].has(from), rook, "R {king} {from}");
+                assert_eq!(ZONE_REACH[3][king.index()].has(from), bishop || rook, "Q {king} {from}");
+            }
+        }
+    }
+}

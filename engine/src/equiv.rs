@@ -1,0 +1,302 @@
+//! The equivalence sweep: run every old/new pair on the same positions and
+//! count the cases that differ (DESIGN §4: "must agree").
+//!
+//! | pair | old | new | one case |
+//! |---|---|---|---|
+//! | `attackers` | [`MailboxAttackers`] | [`BitboardAttackers`] (magic, PEXT) | square × colour, compared as multisets |
+//! | `is_attacked` | [`is_attacked_mailbox`] | [`is_attacked_bitboard`] (magic, PEXT) | square × colour |
+//! | `defects` | [`MailboxDefects`] | [`BitboardDefects`] | side: count and pointing |
+//! | `sliders` | [`RayWalk`] | [`Magic`], PEXT | square: rook and bishop attacks |
+//! | `see` | SEE over mailbox lists | SEE over bitboard lists | every legal move |
+//!
+//! The comparisons are generic over the implementations, so a test can feed
+//! a deliberately broken one through the same code and see it caught.
+
+use crate::attackers::{
+    is_attacked_bitboard, is_attacked_mailbox, same_attackers, AttackerBuilder, BitboardAttackers, MailboxAttackers,
+    SeeList,
+};
+use crate::defects::{BitboardDefects, DefectCounter, MailboxDefects};
+use crate::movegen::legal_moves;
+use crate::position::Position;
+use crate::see::see;
+#[cfg(target_feature = "bmi2")]
+use crate::sliders::Pext;
+use crate::sliders::{FastSliders, Magic, RayWalk, Sliders};
+use crate::types::{Color, Square};
+
+/// The first case of a pair that differed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// Index of the position in the sweep.
+    pub position: usize,
+    pub fen: String,
+    /// What was compared and what each side said.
+    pub detail: String,
+}
+
+/// How one old/new pair fared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairReport {
+    pub name: &'static str,
+    pub compared: u64,
+    pub differed: u64,
+    pub first: Option<Difference>,
+}
+
+impl PairReport {
+    pub fn new(name: &'static str) -> PairReport {
+        PairReport { name, compared: 0, differed: 0, first: None }
+    }
+
+    /// Record one case; `detail` is only built for the first difference.
+    #[inline]
+    fn record(&mut self, equal: bool, index: usize, pos: &Position, detail: impl FnOnce() -> String) {
+        self.compared += 1;
+        if !equal {
+            self.differed += 1;
+            if self.first.is_none() {
+                self.first = Some(Difference { position: index, fen: pos.to_fen(), detail: detail() });
+            }
+        }
+    }
+}
+
+/// Every pair's result over one set of positions.
+#[derive(Clone, Debug)]
+pub struct EquivReport {
+    pub positions: usize,
+    pub pairs: Vec<PairReport>,
+}
+
+impl EquivReport {
+    /// Fold in the report of the next chunk of positions, which started at
+    /// index `offset` of the whole sweep.
+    pub fn merge(&mut self, chunk: EquivReport, offset: usize) {
+        self.positions += chunk.positions;
+        for (mine, theirs) in self.pairs.iter_mut().zip(chunk.pairs) {
+            debug_assert_eq!(mine.name, theirs.name);
+            mine.compared += theirs.compared;
+            mine.differed += theirs.differed;
+            if mine.first.is_none() {
+                mine.first = theirs.first.map(|d| Difference { position: d.position + offset, ..d });
+            }
+        }
+    }
+
+    pub fn differences(&self) -> u64 {
+        self.pairs.iter().map(|p| p.differed).sum()
+    }
+
+    /// The first pair (in table order) that differed, with its first case.
+    pub fn first_difference(&self) -> Option<(&'static str, &Difference)> {
+        self.pairs.iter().find_map(|p| p.first.as_ref().map(|d| (p.name, d)))
+    }
+}
+
+/// Run every pair over `positions`.
+pub fn run_equiv(positions: &[Position]) -> EquivReport {
+    let mut attackers = PairReport::new("attackers");
+    compare_attackers::<MailboxAttackers, BitboardAttackers<Magic>>(positions, &mut attackers);
+    #[cfg(target_feature = "bmi2")]
+    compare_attackers::<MailboxAttackers, BitboardAttackers<Pext>>(positions, &mut attackers);
+
+    let mut attacked = PairReport::new("is_attacked");
+    compare_is_attacked::<Magic>(positions, &mut attacked);
+    #[cfg(target_feature = "bmi2")]
+    compare_is_attacked::<Pext>(positions, &mut attacked);
+
+    let mut defects = PairReport::new("defects");
+    compare_defects::<MailboxDefects, BitboardDefects>(positions, &mut defects);
+
+    let mut sliders = PairReport::new("sliders");
+    compare_sliders::<Magic>(positions, &mut sliders);
+    #[cfg(target_feature = "bmi2")]
+    compare_sliders::<Pext>(positions, &mut sliders);
+
+    let mut see_pair = PairReport::new("see");
+    compare_see::<MailboxAttackers, BitboardAttackers<FastSliders>>(positions, &mut see_pair);
+
+    EquivReport { positions: positions.len(), pairs: vec![attackers, attacked, defects, sliders, see_pair] }
+}
+
+/// Positions generated and compared per chunk of [`run_equiv_random`], so
+/// memory stays flat however many positions are asked for.
+const CHUNK: usize = 4096;
+
+/// Run every pair over `n` random positions from `seed`
+/// ([`random_positions`](crate::randpos::random_positions)); the same
+/// positions, in the same order, as generating them all at once.
+pub fn run_equiv_random(n: usize, seed: u64) -> EquivReport {
+    let starts = crate::randpos::playout_starts();
+    let mut total = run_equiv(&[]);
+    let mut start = 0;
+    while start < n {
+        let end = (start + CHUNK).min(n);
+        let positions: Vec<Position> =
+            (start..end).map(|i| crate::randpos::nth_random_position(seed, i, starts)).collect();
+        total.merge(run_equiv(&positions), start);
+        start = end;
+    }
+    total
+}
+
+/// Attacker lists of every square, both colours, as multisets.
+pub fn compare_attackers<A: AttackerBuilder, B: AttackerBuilder>(positions: &[Position], report: &mut PairReport) {
+    let (mut a, mut b) = (SeeList::new(), SeeList::new());
+    for (index, pos) in positions.iter().enumerate() {
+        for sq in Square::all() {
+            let s88 = sq.to_88();
+            for color in Color::ALL {
+                A::build(pos, s88, color, &mut a);
+                B::build(pos, s88, color, &mut b);
+                report.record(same_attackers(&a, &b), index, pos, || {
+                    format!("attackers of {sq} by {}: {} {a:?}, {} {b:?}", color.name(), A::NAME, B::NAME)
+                });
+            }
+        }
+    }
+}
+
+/// Is-square-attacked on every square, both colours.
+pub fn compare_is_attacked<S: Sliders>(positions: &[Position], report: &mut PairReport) {
+    for (index, pos) in positions.iter().enumerate() {
+        for sq in Square::all() {
+            for color in Color::ALL {
+                let old = is_attacked_mailbox(pos, sq.to_88(), color);
+                let new = is_attacked_bitboard::<S>(pos, sq, color);
+                report.record(old == new, index, pos, || {
+                    format!("{sq} attacked by {}: mailbox {old}, bitboard-{} {new}", color.name(), S::NAME)
+                });
+            }
+        }
+    }
+}
+
+/// Defect count and pointing count of both sides.
+pub fn compare_defects<A: DefectCounter, B: DefectCounter>(positions: &[Position], report: &mut PairReport) {
+    for (index, pos) in positions.iter().enumerate() {
+        for side in Color::ALL {
+            let (old, new) = (A::count(pos, side), B::count(pos, side));
+            report.record(old == new, index, pos, || {
+                format!("{} king defects: {} {old:?}, {} {new:?}", side.name(), A::NAME, B::NAME)
+            });
+        }
+    }
+}
+
+/// Rook and bishop attacks of every square for the position's occupancy.
+pub fn compare_sliders<S: Sliders>(positions: &[Position], report: &mut PairReport) {
+    for (index, pos) in positions.iter().enumerate() {
+        let occ = pos.occupied();
+        for sq in Square::all() {
+            let rook = (RayWalk::rook(sq, occ), S::rook(sq, occ));
+            let bishop = (RayWalk::bishop(sq, occ), S::bishop(sq, occ));
+            report.record(rook.0 == rook.1 && bishop.0 == bishop.1, index, pos, || {
+                format!(
+                    "slider attacks from {sq}: raywalk rook {:#x} bishop {:#x}, {} rook {:#x} bishop {:#x}",
+                    rook.0 .0,
+                    bishop.0 .0,
+                    S::NAME,
+                    rook.1 .0,
+                    bishop.1 .0
+                )
+            });
+        }
+    }
+}
+
+/// SEE of every legal move through both attacker builders.
+pub fn compare_see<A: AttackerBuilder, B: AttackerBuilder>(positions: &[Position], report: &mut PairReport) {
+    for (index, pos) in positions.iter().enumerate() {
+        for &m in legal_moves(pos).iter() {
+            let (old, new) = (see::<A>(pos, m), see::<B>(pos, m));
+            report.record(old == new, index, pos, || format!("SEE of {m}: {} {old}, {} {new}", A::NAME, B::NAME));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::attackers::SeeEntry;
+    use crate::defects::KingDefects;
+    use crate::randpos::random_positions;
+    use crate::types::Square88;
+
+    /// The bitboard builder minus any king attacker: a plausible bug.
+    struct NoKings;
+    impl AttackerBuilder for NoKings {
+        const NAME: &'static str = "no-kings";
+        fn build(pos: &Position, sq: Square88, color: Color, list: &mut SeeList) {
+            BitboardAttackers::<Magic>::build(pos, sq, color, list);
+            let kept: Vec<SeeEntry> =
+                list.iter().copied().filter(|e| e.piece.kind() != crate::PieceType::King).collect();
+            list.clear();
+            kept.into_iter().for_each(|e| list.push(e));
+        }
+    }
+
+    /// The bitboard counter, but ignoring knights.
+    struct NoKnights;
+    impl DefectCounter for NoKnights {
+        const NAME: &'static str = "no-knights";
+        fn count(pos: &Position, side: Color) -> KingDefects {
+            let d = BitboardDefects::count(pos, side);
+            let knights = pos.bb(side.flip(), crate::PieceType::Knight).count() as i32;
+            if d.pointing > 0 && knights > 0 {
+                // Drop one pointer whenever the enemy has knights.
+                KingDefects { count: d.count - 1, pointing: d.pointing - 1 }
+            } else {
+                d
+            }
+        }
+    }
+
+    #[test]
+    fn the_sweep_finds_planted_bugs() {
+        let positions = random_positions(60, 3);
+        let mut r = PairReport::new("attackers");
+        compare_attackers::<MailboxAttackers, NoKings>(&positions, &mut r);
+        assert!(r.differed > 0 && r.first.is_some(), "{r:?}");
+        assert_eq!(r.compared, 60 * 64 * 2);
+        let mut r = PairReport::new("defects");
+        compare_defects::<MailboxDefects, NoKnights>(&positions, &mut r);
+        assert!(r.differed > 0, "{r:?}");
+        let mut r = PairReport::new("see");
+        compare_see::<MailboxAttackers, NoKings>(&positions, &mut r);
+        assert!(r.differed > 0, "{r:?}");
+    }
+
+    #[test]
+    fn chunked_sweep_reports_global_indices() {
+        let positions = random_positions(50, 5);
+        let mut whole = PairReport::new("attackers");
+        compare_attackers::<MailboxAttackers, NoKings>(&positions, &mut whole);
+        let mut merged = EquivReport { positions: 0, pairs: vec![PairReport::new("attackers")] };
+        for (i, chunk) in positions.chunks(7).enumerate() {
+            let mut r = PairReport::new("attackers");
+            compare_attackers::<MailboxAttackers, NoKings>(chunk, &mut r);
+            merged.merge(EquivReport { positions: chunk.len(), pairs: vec![r] }, i * 7);
+        }
+        assert_eq!(merged.positions, 50);
+        assert_eq!(merged.pairs[0], whole);
+        // And the chunked random sweep sees exactly random_positions().
+        let a = run_equiv_random(30, 9);
+        let b = run_equiv(&random_positions(30, 9));
+        for (x, y) in a.pairs.iter().zip(&b.pairs) {
+            assert_eq!(x, y);
+        }
+    }
+
+    #[test]
+    fn old_and_new_agree_on_a_small_sweep() {
+        let report = run_equiv(&random_positions(200, 11));
+        for p in &report.pairs {
+            assert!(p.compared > 0, "{} compared nothing", p.name);
+            assert_eq!(p.differed, 0, "{}: {:?}", p.name, p.first);
+        }
+        assert_eq!(report.differences(), 0);
+        assert!(report.first_difference().is_none());
+    }
+}

@@ -1,0 +1,195 @@
+//! The evaluation's shared attack state, in both representations.
+//!
+//! Old: the attack word of every square (DESIGN §3.1), stored in the 0x88
+//! board's off-board twin and rebuilt on every full eval. New: eval-local
+//! bitboard accumulators per colour and attacker class, OR-ed in the same
+//! piece order. "Unsafe for X" means the same in both: a minor fears enemy
+//! pawns (0x80), a rook also minors (0xC0), a queen also rooks (0xE0); king
+//! and x-ray bits never make a square unsafe.
+//!
+//! Consumers that are not mobility (king safety, passers, records) read
+//! through [`AttackView`], implemented by both, so their code exists once.
+
+use crate::bitboard::Bitboard;
+use crate::position::Position;
+use crate::tables::{KING_ATTACKS, PAWN_CAPTURES};
+use crate::types::{Color, PieceType, Square};
+
+pub const KING_BIT: u32 = 0x08;
+pub const QUEEN_BIT: u32 = 0x10;
+pub const ROOK_BIT: u32 = 0x20;
+pub const MINOR_BIT: u32 = 0x40;
+pub const PAWN_BIT: u32 = 0x80;
+pub const QUEEN_XRAY: u32 = QUEEN_BIT << 24;
+pub const ROOK_XRAY: u32 = ROOK_BIT << 24;
+pub const BISHOP_XRAY: u32 = MINOR_BIT << 24;
+
+/// Enemy bits that make a square unsafe for a minor, a rook, a queen.
+pub const UNSAFE_FOR_MINOR: u32 = PAWN_BIT;
+pub const UNSAFE_FOR_ROOK: u32 = PAWN_BIT | MINOR_BIT;
+pub const UNSAFE_FOR_QUEEN: u32 = PAWN_BIT | MINOR_BIT | ROOK_BIT;
+/// Direct attacks of every class.
+pub const DIRECT_BITS: u32 = PAWN_BIT | MINOR_BIT | ROOK_BIT | QUEEN_BIT | KING_BIT;
+pub const XRAY_BITS: u32 = QUEEN_XRAY | ROOK_XRAY | BISHOP_XRAY;
+
+/// Eval-local attack sets per colour, the bitboard replacement of the
+/// attack words. Bishops' x-rays go to `minor_xray`.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct Accumulators {
+    pub pawn: [Bitboard; 2],
+    pub minor: [Bitboard; 2],
+    pub rook: [Bitboard; 2],
+    pub queen: [Bitboard; 2],
+    pub king: [Bitboard; 2],
+    pub minor_xray: [Bitboard; 2],
+    pub rook_xray: [Bitboard; 2],
+    pub queen_xray: [Bitboard; 2],
+}
+
+impl Accumulators {
+    /// Squares where a minor of `color` is unsafe.
+    #[inline(always)]
+    pub fn unsafe_for_minor(&self, color: Color) -> Bitboard {
+        self.pawn[color.flip().index()]
+    }
+
+    #[inline(always)]
+    pub fn unsafe_for_rook(&self, color: Color) -> Bitboard {
+        let e = color.flip().index();
+        self.pawn[e] | self.minor[e]
+    }
+
+    #[inline(always)]
+    pub fn unsafe_for_queen(&self, color: Color) -> Bitboard {
+        let e = color.flip().index();
+        self.pawn[e] | self.minor[e] | self.rook[e]
+    }
+
+    /// Record `bits` (attack-word encoding) of `color` on the squares of
+    /// `set`: the accumulator twin of OR-ing the words.
+    #[inline(always)]
+    pub fn record(&mut self, color: Color, bits: u32, set: Bitboard) {
+        let c = color.index();
+        match bits {
+            PAWN_BIT => self.pawn[c] |= set,
+            MINOR_BIT => self.minor[c] |= set,
+            ROOK_BIT => self.rook[c] |= set,
+            QUEEN_BIT => self.queen[c] |= set,
+            KING_BIT => self.king[c] |= set,
+            BISHOP_XRAY => self.minor_xray[c] |= set,
+            ROOK_XRAY => self.rook_xray[c] |= set,
+            QUEEN_XRAY => self.queen_xray[c] |= set,
+            _ => debug_assert!(false, "not one attack class: {bits:#x}"),
+        }
+    }
+}
+
+/// Read access to the attack state in attack-word encoding.
+pub trait AttackView {
+    /// The attack word of `sq` for attacker `color`.
+    fn word(&self, pos: &Position, sq: Square, color: Color) -> u32;
+}
+
+/// Reads the mailbox attack words.
+#[derive(Copy, Clone, Default)]
+pub struct WordsView;
+
+impl AttackView for WordsView {
+    #[inline(always)]
+    fn word(&self, pos: &Position, sq: Square, color: Color) -> u32 {
+        pos.attack_word(sq.to_88(), color)
+    }
+}
+
+impl AttackView for Accumulators {
+    /// Builds the word from the accumulators, branch-free.
+    #[inline(always)]
+    fn word(&self, _: &Position, sq: Square, color: Color) -> u32 {
+        let c = color.index();
+        let i = sq.index();
+        let bit = |b: Bitboard| ((b.0 >> i) & 1) as u32;
+        bit(self.pawn[c]) << 7
+            | bit(self.minor[c]) << 6
+            | bit(self.rook[c]) << 5
+            | bit(self.queen[c]) << 4
+            | bit(self.king[c]) << 3
+            | bit(self.minor_xray[c]) << 30
+            | bit(self.rook_xray[c]) << 29
+            | bit(self.queen_xray[c]) << 28
+    }
+}
+
+/// Value of the cheapest attacker class in a word's direct bits (pawn is
+/// the cheapest), or `None` when nothing attacks directly.
+#[inline(always)]
+pub fn cheapest_attacker(word: u32) -> Option<i32> {
+    let d = word & DIRECT_BITS;
+    if d == 0 {
+        return None;
+    }
+    // The highest set bit is the cheapest class.
+    Some(match 31 - d.leading_zeros() {
+        7 => PieceType::Pawn.value(),
+        6 => PieceType::Knight.value(),
+        5 => PieceType::Rook.value(),
+        4 => PieceType::Queen.value(),
+        _ => PieceType::King.value(),
+    })
+}
+
+/// Does `attacker` control `sq` against `defender` for a piece worth
+/// `value` standing (or arriving) there? The exchange on attack classes
+/// decides: no attack, no control; an undefended attacked square is
+/// controlled; otherwise the attacker controls it when its cheapest
+/// attacker is worth less than the piece.
+#[inline(always)]
+pub fn controls(attacker_word: u32, defender_word: u32, value: i32) -> bool {
+    match cheapest_attacker(attacker_word) {
+        None => false,
+        Some(cheapest) => defender_word & DIRECT_BITS == 0 || cheapest < value,
+    }
+}
+
+/// Write pawn attacks for both colours, in the stores that are in use.
+/// Words: a walk over each pawn list (the old way); accumulators: two shifts.
+#[inline(always)]
+pub fn record_pawn_attacks(pos: &mut Position, acc: &mut Accumulators, words: bool, accs: bool) {
+    for color in Color::ALL {
+        if words {
+            let n = pos.pawn_list(color).len();
+            for i in 0..n {
+                let sq = pos.pawn_list(color)[i];
+                for &d in &PAWN_CAPTURES[color.index()] {
+                    let to = sq.offset(d);
+                    if to.is_on_board() {
+                        pos.add_attack_bits(to, color, PAWN_BIT);
+                    }
+                }
+            }
+        }
+        if accs {
+            acc.pawn[color.index()] = pos.bb(color, PieceType::Pawn).pawn_attacks(color);
+        }
+    }
+}
+
+/// Write both kings' attack bits (before either king is evaluated, so
+/// each side sees the other's king attacks).
+#[inline(always)]
+pub fn record_king_attacks(pos: &mut Position, acc: &mut Accumulators, words: bool, accs: bool) {
+    for color in Color::ALL {
+        let k = pos.king_square(color);
+        let att = KING_ATTACKS[k.index()];
+        if words {
+            for &d in &crate::tables::KING_DELTAS {
+                let to = k.to_88().offset(d);
+                if to.is_on_board() {
+                    pos.add_attack_bits(to, color, KING_BIT);
+                }
+            }
+        }
+        if accs {
+            acc.king[color.index()] = att;
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! Direct-mapped hash tables for the evaluation (the eval hash keyed by the
+//! full key, the pawn hash keyed by the pawn key). Sizes are configurable;
+//! size 0 turns a table off so its cost can be measured.
+
+/// An entry that knows the key it was stored under.
+pub trait Keyed: Copy + Default {
+    fn key(&self) -> u64;
+}
+
+pub struct HashTable<T: Keyed> {
+    entries: Vec<T>,
+    mask: usize,
+}
+
+impl<T: Keyed> HashTable<T> {
+    /// A table of at most `bytes` bytes, rounded down to a power of two
+    /// entries; 0 bytes (or less than one entry) disables it.
+    pub fn with_bytes(bytes: usize) -> HashTable<T> {
+        let size = std::mem::size_of::<T>().max(1);
+        let n = bytes / size;
+        if n == 0 {
+            return HashTable { entries: Vec::new(), mask: 0 };
+        }
+        let n = 1usize << (usize::BITS - 1 - n.leading_zeros());
+        HashTable { entries: vec![T::default(); n], mask: n - 1 }
+    }
+
+    /// The entry stored under `key`, if any.
+    #[inline(always)]
+    pub fn probe(&self, key: u64) -> Option<&T> {
+        if self.entries.is_empty() {
+            return None;
+        }
+        let e = &self.entries[key as usize & self.mask];
+        (e.key() == key).then_some(e)
+    }
+
+    /// Store `entry` (replacing whatever shares its slot).
+    #[inline(always)]
+    pub fn store(&mut self, entry: T) {
+        if let Some(slot) = self.entries.get_mut(entry.key() as usize & self.mask) {
+            *slot = entry;
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.entries.fill(T::default());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Copy, Clone, Default)]
+    struct E(u64, u32);
+    impl Keyed for E {
+        fn key(&self) -> u64 {
+            self.0
+        }
+    }
+
+    #[test]
+    fn store_probe_and_disable() {
+        let mut t = HashTable::<E>::with_bytes(1000);
+        assert_eq!(t.entries.len(), 32, "1000 bytes of 16-byte entries, rounded down to a power of two");
+        t.store(E(12345, 7));
+        assert_eq!(t.probe(12345).map(|e| e.1), Some(7));
+        assert!(t.probe(12345 + 32).is_none(), "same slot, other key");
+        t.clear();
+        assert!(t.probe(12345).is_none());
+        let mut off = HashTable::<E>::with_bytes(0);
+        assert!(off.entries.is_empty());
+        off.store(E(1, 1));
+        assert!(off.probe(1).is_none());
+    }
+}

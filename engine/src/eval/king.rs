@@ -1,0 +1,203 @@
+//! King evaluation (DESIGN §8): with enough enemy material, a danger counter
+//! built from the ring around the king (attacks by class, the three squares
+//! in front, empty and enemy-occupied squares, squares only the king
+//! defends, x-rays), open files, pawn storm and shield, the attacker
+//! pattern, flight squares and the pointing count of the defect geometry,
+//! mapped through a steep saturating table and scaled by the enemy army.
+//! Uncastled kings pay for minors at home and lost rights; in the endgame
+//! the king centralises, escorts passers and races to the pawns.
+//!
+//! All attack questions go through [`AttackView`], so this code is the same
+//! for attack words and accumulators.
+
+use super::attacks::{AttackView, DIRECT_BITS, KING_BIT, MINOR_BIT, PAWN_BIT, QUEEN_BIT, ROOK_BIT, XRAY_BITS};
+use super::material::army;
+use super::pawns::{table_index, PawnEntry};
+use super::weights::Weights;
+use crate::bitboard::Bitboard;
+use crate::position::Position;
+use crate::tables::{distance, KING_ATTACKS};
+use crate::types::{CastleRights, Color, PieceType, Square};
+
+/// Enemy army (in pawns) from which the danger counter is used.
+pub const DANGER_ARMY: i32 = 10;
+/// Enemy army from which the king's square itself adds danger.
+pub const SQUARE_DANGER_ARMY: i32 = 20;
+
+/// The inputs of one side's danger counter (reported by traces, so
+/// differences between mobility implementations can be classified).
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct KingInputs {
+    pub counter: i32,
+    pub ring_attacked: i32,
+    pub ring_xray: i32,
+    pub pattern: u8,
+    pub flights: u8,
+}
+
+/// The king's ring: its neighbours plus the squares two files left and right.
+#[inline(always)]
+pub fn ring(k: Square) -> Bitboard {
+    let b = Bitboard::from_square(k);
+    KING_ATTACKS[k.index()] | b.east().east() | b.west().west()
+}
+
+/// Attacker-class bits of a word for the pattern index (x-rays count as
+/// their class): pawn 1, minor 2, rook 4, queen 8, king 16.
+#[inline(always)]
+fn pattern_bits(word: u32) -> u8 {
+    let w = word | (word >> 24);
+    (((w & PAWN_BIT) != 0) as u8)
+        | (((w & MINOR_BIT) != 0) as u8) << 1
+        | (((w & ROOK_BIT) != 0) as u8) << 2
+        | (((w & QUEEN_BIT) != 0) as u8) << 3
+        | (((w & KING_BIT) != 0) as u8) << 4
+}
+
+/// King safety of `color`: the danger penalty (negative) and its inputs.
+pub fn safety<V: AttackView>(
+    pos: &Position,
+    view: &V,
+    w: &Weights,
+    pawns: &PawnEntry,
+    color: Color,
+    pointing: i32,
+) -> (i32, KingInputs) {
+    let enemy = color.flip();
+    let (c, e) = (color.index(), enemy.index());
+    let enemy_army = army(pos, enemy);
+    if enemy_army < DANGER_ARMY {
+        return (0, KingInputs::default());
+    }
+    let k = pos.king_square(color);
+    let mut inp = KingInputs::default();
+    let mut counter = 0;
+    if enemy_army >= SQUARE_DANGER_ARMY {
+        counter += w.king_square_danger[table_index(color, k)];
+    }
+    counter += pointing / 2;
+
+    let forward_rank = k.relative_rank(color) + 1;
+    let front = if forward_rank < 8 {
+        KING_ATTACKS[k.index()] & Bitboard::relative_rank(color, forward_rank)
+    } else {
+        Bitboard::EMPTY
+    };
+    let enemies = pos.color_bb(enemy);
+    let mut pattern = 0u8;
+    for r in ring(k) {
+        let ew = view.word(pos, r, enemy);
+        if ew & DIRECT_BITS != 0 {
+            inp.ring_attacked += 1;
+            counter += w.king_ring_attacked;
+            if front.has(r) {
+                counter += w.king_ring_front;
+            }
+            if !pos.occupied().has(r) {
+                counter += w.king_ring_empty;
+            } else if enemies.has(r) {
+                counter += w.king_ring_enemy_piece;
+            }
+            if view.word(pos, r, color) & DIRECT_BITS == KING_BIT {
+                counter += w.king_ring_king_alone;
+            }
+        }
+        if ew & XRAY_BITS != 0 {
+            inp.ring_xray += 1;
+            counter += w.king_ring_xray;
+        }
+        pattern |= pattern_bits(ew);
+    }
+
+    // Files around the king: open and half-open, storm and shield.
+    let kf = k.file() as i32;
+    for f in (kf - 1).max(0)..=(kf + 1).min(7) {
+        let file = Bitboard::file(f as u8);
+        let own = pawns.pawns[c] & file;
+        let theirs = pawns.pawns[e] & file;
+        if own.is_empty() {
+            counter += if theirs.is_empty() { w.king_open_file } else { w.king_half_open_file };
+        }
+        for p in theirs {
+            if p.relative_rank(color) > k.relative_rank(color) {
+                let d = (p.relative_rank(color) - k.relative_rank(color)) as usize;
+                counter += w.king_storm[d.min(7)];
+            }
+        }
+        for p in own {
+            match p.relative_rank(color) as i32 - k.relative_rank(color) as i32 {
+                1 => counter -= w.king_shield_near,
+                2 => counter -= w.king_shield_far,
+                _ => {}
+            }
+        }
+    }
+    counter = counter.max(0);
+    let pattern_weight = w.king_attack_pattern[pattern as usize];
+    counter += pattern_weight;
+
+    let own_pieces = pos.color_bb(color);
+    let flights =
+        (KING_ATTACKS[k.index()] & !own_pieces).iter().filter(|&s| view.word(pos, s, enemy) & DIRECT_BITS == 0).count()
+            as u8;
+    if pattern_weight >= w.king_strong_pattern && flights <= 1 {
+        counter += w.king_few_flights;
+    }
+    inp.counter = counter;
+    inp.pattern = pattern;
+    inp.flights = flights;
+    let penalty = w.king_danger[counter.clamp(0, 63) as usize] * enemy_army / 31;
+    (-penalty, inp)
+}
+
+/// Penalties for an uncastled king while the enemy still has pieces.
+pub fn uncastled(pos: &Position, w: &Weights, color: Color) -> i32 {
+    if army(pos, color.flip()) < DANGER_ARMY {
+        return 0;
+    }
+    let back = if color == Color::White { 0 } else { 7 };
+    if pos.king_square(color) != Square::new(4, back) {
+        return 0;
+    }
+    let minors_home = [1u8, 2, 5, 6]
+        .iter()
+        .filter(|&&f| {
+            let p = pos.piece_on(Square::new(f, back));
+            !p.is_empty() && p.color() == color && matches!(p.kind(), PieceType::Knight | PieceType::Bishop)
+        })
+        .count() as i32;
+    let mut score = -w.king_uncastled_minor_home * minors_home;
+    if pos.castling().bits() & CastleRights::either(color) == 0 {
+        score -= w.king_lost_castling;
+    }
+    score
+}
+
+/// Endgame king terms: centralisation and passer escort scaled up as the
+/// enemy army shrinks, and the king race to the pawns in pawn endings.
+pub fn endgame(pos: &Position, w: &Weights, pawns: &PawnEntry, color: Color) -> i32 {
+    let enemy = color.flip();
+    let enemy_army = army(pos, enemy);
+    let k = pos.king_square(color);
+    let ek = pos.king_square(enemy);
+    let weight = 31 - enemy_army;
+    let mut score = w.king_center[table_index(color, k)] * weight / 31;
+    let mut escort = 0;
+    for p in pawns.passers[color.index()] {
+        let stop = super::pieces::forward_square(color, p).unwrap_or(p);
+        let lead = distance(ek, stop) as i32 - distance(k, stop) as i32;
+        if lead > 0 {
+            escort += w.king_passer_escort * lead;
+        }
+    }
+    score += escort * weight / 31;
+    if army(pos, color) == 0 && enemy_army == 0 {
+        let all = pos.kind_bb(PieceType::Pawn);
+        let n = all.count() as i32;
+        if n > 0 {
+            let lead: i32 = all.iter().map(|p| distance(ek, p) as i32 - distance(k, p) as i32).sum();
+            score += w.king_pawn_race * lead / n;
+        }
+    }
+    score
+}

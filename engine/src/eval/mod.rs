@@ -1,0 +1,435 @@
+//! The evaluation, in the order of DESIGN §4.4: eval-hash probe; material;
+//! pawns (pawn hash); passer race; bad trades; bishop pair; lazy exit with
+//! margins widened by king-safety defects and passers; attack state from
+//! pawns; minors (side to move first), rooks, queens — non-mobility terms,
+//! then mobility; kings; passers with full attack information; en-prise and
+//! trapped records; scaling; eval-hash store.
+//!
+//! [`Evaluation`] is generic over the mobility implementation per piece type
+//! ([`mobility::MobilitySet`]) and the defect counter, so each engine
+//! profile is one monomorphised instance. The mailbox set keeps attack words
+//! in the position and never builds accumulators; the bitboard sets keep
+//! accumulators and never touch the words. Weights live in
+//! [`weights::Weights`].
+
+pub mod attacks;
+pub mod counters;
+mod hash;
+pub mod king;
+pub mod material;
+pub mod mobility;
+pub mod passers;
+pub mod pawns;
+pub mod pieces;
+pub mod trace;
+pub mod weights;
+
+use crate::bitboard::Bitboard;
+use crate::defects::DefectCounter;
+use crate::position::Position;
+use crate::types::{Color, PieceType, Square};
+use attacks::{controls, record_king_attacks, record_pawn_attacks, Accumulators, AttackView, WordsView};
+#[allow(unused_imports)]
+use counters::{timed, EvalCounters, Phase};
+use hash::{HashTable, Keyed};
+use mobility::{MobilityInputs, MobilitySet, PieceMobility};
+use pawns::PawnEntry;
+use std::marker::PhantomData;
+use trace::{NoTrace, PieceTrace, Term, Trace, Tracer};
+use weights::Weights;
+
+pub use mobility::{ChainSet, DynamicSet, MailboxSet, MobilityKind, SingleProbeSet};
+
+/// Hash sizes and switches; each can be turned off for measurement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalConfig {
+    /// Eval hash size in bytes (0 = off).
+    pub eval_hash_bytes: usize,
+    /// Pawn hash size in bytes (0 = off).
+    pub pawn_hash_bytes: usize,
+    /// Allow the lazy exit.
+    pub lazy: bool,
+}
+
+impl Default for EvalConfig {
+    fn default() -> EvalConfig {
+        EvalConfig { eval_hash_bytes: 1 << 20, pawn_hash_bytes: 1 << 18, lazy: true }
+    }
+}
+
+/// How evaluations ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EvalStats {
+    pub lazy: u64,
+    pub hash_hits: u64,
+    pub full: u64,
+}
+
+/// Per-position records for quiescence search, not scores.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Records {
+    /// Pieces attacked on squares the enemy controls.
+    pub en_prise: [Bitboard; 2],
+    /// Zero-mobility pieces under enemy attack.
+    pub trapped: [Bitboard; 2],
+}
+
+#[derive(Clone, Copy, Default)]
+struct EvalEntry {
+    key: u64,
+    /// White's view.
+    score: i32,
+    records: Records,
+}
+
+impl Keyed for EvalEntry {
+    fn key(&self) -> u64 {
+        self.key
+    }
+}
+
+/// Scores beyond this are mate scores in search; evaluation stays inside.
+pub const EVAL_LIMIT: i32 = 20_000;
+
+/// One evaluator: weights, hashes, the adaptive lazy margin and counters.
+pub struct Evaluation<M: MobilitySet, D: DefectCounter> {
+    set: M,
+    weights: Box<Weights>,
+    config: EvalConfig,
+    pawn_hash: HashTable<PawnEntry>,
+    eval_hash: HashTable<EvalEntry>,
+    margin: i32,
+    stats: EvalStats,
+    records: Records,
+    #[cfg(feature = "eval-time")]
+    counters: EvalCounters,
+    defects: PhantomData<D>,
+}
+
+impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
+    pub fn new(set: M, weights: Weights, config: EvalConfig) -> Self {
+        let margin = 2 * weights.lazy_margin_min;
+        Evaluation {
+            set,
+            weights: Box::new(weights),
+            config,
+            pawn_hash: HashTable::with_bytes(config.pawn_hash_bytes),
+            eval_hash: HashTable::with_bytes(config.eval_hash_bytes),
+            margin,
+            stats: EvalStats::default(),
+            records: Records::default(),
+            #[cfg(feature = "eval-time")]
+            counters: EvalCounters::calibrated(),
+            defects: PhantomData,
+        }
+    }
+
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    pub fn set(&self) -> &M {
+        &self.set
+    }
+
+    pub fn stats(&self) -> EvalStats {
+        self.stats
+    }
+
+    /// Records of the last evaluation that reached them (full or hash hit).
+    pub fn records(&self) -> Records {
+        self.records
+    }
+
+    /// Forget hashes and the adaptive margin (new game, new bench position).
+    pub fn clear(&mut self) {
+        self.pawn_hash.clear();
+        self.eval_hash.clear();
+        self.margin = 2 * self.weights.lazy_margin_min;
+        self.records = Records::default();
+    }
+
+    /// Score from the side to move's view. May exit early when the score is
+    /// clearly outside `(alpha, beta)`.
+    #[inline]
+    pub fn evaluate(&mut self, pos: &mut Position, alpha: i32, beta: i32) -> i32 {
+        #[cfg(feature = "eval-time")]
+        let t0 = crate::tsc::start();
+        let v = self.run(pos, alpha, beta, &mut NoTrace);
+        #[cfg(feature = "eval-time")]
+        {
+            self.counters.whole_ticks += crate::tsc::stop().wrapping_sub(t0);
+            self.counters.whole_calls += 1;
+        }
+        v
+    }
+
+    /// The per-phase tick counters (feature `eval-time`).
+    #[cfg(feature = "eval-time")]
+    pub fn counters(&self) -> &EvalCounters {
+        &self.counters
+    }
+
+    /// Zero the per-phase counters (feature `eval-time`).
+    #[cfg(feature = "eval-time")]
+    pub fn reset_counters(&mut self) {
+        self.counters.reset();
+    }
+
+    /// A full evaluation with every term recorded (no hash read, no lazy
+    /// exit; the hashes and counters are left as they were).
+    pub fn trace(&mut self, pos: &mut Position) -> Trace {
+        let mut t = Trace::default();
+        let (stats, margin) = (self.stats, self.margin);
+        let score = self.run(pos, -i32::MAX, i32::MAX, &mut t);
+        (self.stats, self.margin) = (stats, margin);
+        t.side_to_move = score;
+        t.white = score * pos.side_to_move().sign();
+        t.en_prise = self.records.en_prise;
+        t.trapped = self.records.trapped;
+        t
+    }
+
+    fn run<T: Tracer>(&mut self, pos: &mut Position, alpha: i32, beta: i32, t: &mut T) -> i32 {
+        let stm = pos.side_to_move();
+        if !T::ON {
+            let hit = timed!(self, Phase::HashProbe, { self.eval_hash.probe(pos.key()).copied() });
+            if let Some(e) = hit {
+                self.stats.hash_hits += 1;
+                self.records = e.records;
+                return e.score * stm.sign();
+            }
+        }
+        let mut score = [0i32; 2];
+        // Add a term for a side, and tell the tracer.
+        macro_rules! add {
+            ($term:expr, $color:expr, $value:expr) => {{
+                let (color, value) = ($color, $value);
+                score[color.index()] += value;
+                t.term($term, color, value);
+            }};
+        }
+
+        timed!(self, Phase::Material, {
+            for c in Color::ALL {
+                add!(Term::Material, c, material::material(pos, &self.weights, c));
+            }
+        });
+        let entry = timed!(self, Phase::Pawns, {
+            let entry = match self.pawn_hash.probe(pos.pawn_key()) {
+                Some(e) => *e,
+                None => self.pawn_entry_miss(pos),
+            };
+            let w = &self.weights;
+            let majors = (pos.kind_bb(PieceType::Rook) | pos.kind_bb(PieceType::Queen)).count().min(4) as usize;
+            for c in Color::ALL {
+                add!(Term::Pawns, c, entry.score[c.index()]);
+                add!(Term::DoubledPawns, c, -w.pawn_doubled[majors] * entry.doubled[c.index()] as i32);
+            }
+            entry
+        });
+        let w: &Weights = &self.weights;
+        timed!(self, Phase::PasserRace, {
+            for c in Color::ALL {
+                add!(Term::PasserRace, c, passers::race(pos, w, &entry, c));
+            }
+        });
+        timed!(self, Phase::BadTrades, {
+            for c in Color::ALL {
+                add!(Term::BadTrades, c, material::bad_trades(pos, w, c));
+                add!(Term::LoneBishop, c, material::lone_bishop_wings(pos, w, c));
+            }
+        });
+        timed!(self, Phase::BishopPair, {
+            for c in Color::ALL {
+                add!(Term::BishopPair, c, material::bishop_pair(pos, w, c));
+            }
+        });
+
+        // Lazy exit: the cheap part plus a margin against the window; when
+        // that says exit, widen by king-safety defects and passers and test
+        // again.
+        let lazy_white = score[0] - score[1];
+        if !T::ON && self.config.lazy {
+            let v = lazy_white * stm.sign();
+            let margin = self.margin;
+            let exit = timed!(self, Phase::Lazy, {
+                let mut exit = false;
+                if v + margin <= alpha || v - margin >= beta {
+                    let mut widen = margin;
+                    for c in Color::ALL {
+                        let d = D::count(pos, c).count.clamp(0, 15) as usize;
+                        widen += w.lazy_defect_margin[d];
+                        for p in entry.passers[c.index()] {
+                            widen += w.lazy_passer_margin[p.relative_rank(c) as usize];
+                        }
+                    }
+                    exit = v + widen <= alpha || v - widen >= beta;
+                }
+                exit
+            });
+            if exit {
+                self.stats.lazy += 1;
+                self.records = Records::default();
+                return v;
+            }
+        }
+        self.stats.full += 1;
+
+        // Attack state from pawns, then the pieces in order.
+        let set = self.set;
+        let (words, accs) = (set.words(), set.accs());
+        let mut acc = Accumulators::default();
+        timed!(self, Phase::PawnAttacks, {
+            if words {
+                pos.clear_attack_words();
+            }
+            record_pawn_attacks(pos, &mut acc, words, accs);
+        });
+        let inputs = MobilityInputs {
+            stationary: entry.stationary,
+            king_zone: Color::ALL.map(|c| crate::tables::KING_ATTACKS[pos.king_square(c).index()]),
+        };
+        let mut zero_mobility = Bitboard::EMPTY;
+        let mut note = |t: &mut T, color: Color, kind: PieceType, square: Square, m: &PieceMobility| {
+            if m.mobility == 0 {
+                zero_mobility = zero_mobility.with(square);
+            }
+            if T::ON {
+                t.piece(PieceTrace { color, kind, square, mobility: *m });
+            }
+        };
+
+        for c in [stm, stm.flip()] {
+            timed!(self, Phase::Knights, {
+                for sq in pos.bb(c, PieceType::Knight) {
+                    add!(Term::Knights, c, pieces::knight(pos, w, &entry, c, sq));
+                    let m = set.knight(pos, &mut acc, &inputs, c, sq);
+                    add!(Term::KnightMobility, c, pieces::knight_mobility(w, &m));
+                    note(t, c, PieceType::Knight, sq, &m);
+                }
+            });
+            timed!(self, Phase::Bishops, {
+                for sq in pos.bb(c, PieceType::Bishop) {
+                    add!(Term::Bishops, c, pieces::bishop(pos, w, &entry, c, sq));
+                    let m = set.bishop(pos, &mut acc, &inputs, c, sq);
+                    let (mobility, best) = pieces::bishop_mobility(w, &m);
+                    add!(Term::BishopMobility, c, mobility);
+                    add!(Term::BishopBestRay, c, best);
+                    note(t, c, PieceType::Bishop, sq, &m);
+                }
+            });
+        }
+        timed!(self, Phase::Rooks, {
+            for c in Color::ALL {
+                for sq in pos.bb(c, PieceType::Rook) {
+                    add!(Term::Rooks, c, pieces::rook(pos, w, &entry, c, sq));
+                    let m = set.rook(pos, &mut acc, &inputs, c, sq);
+                    let (mobility, best, connected, trapped) = pieces::rook_mobility(pos, w, c, sq, &m);
+                    add!(Term::RookMobility, c, mobility);
+                    add!(Term::RookBestRay, c, best);
+                    add!(Term::RookConnected, c, connected);
+                    add!(Term::RookTrapped, c, trapped);
+                    note(t, c, PieceType::Rook, sq, &m);
+                }
+            }
+        });
+        timed!(self, Phase::Queens, {
+            for c in Color::ALL {
+                for sq in pos.bb(c, PieceType::Queen) {
+                    add!(Term::Queens, c, pieces::queen(pos, w, c, sq));
+                    let m = set.queen(pos, &mut acc, &inputs, c, sq);
+                    let (mobility, ring) = pieces::queen_mobility(w, &m);
+                    add!(Term::QueenMobility, c, mobility);
+                    add!(Term::QueenKingRing, c, ring);
+                    note(t, c, PieceType::Queen, sq, &m);
+                }
+            }
+        });
+
+        // Kings: both kings' attack bits first, then each king, with both
+        // sides' pointing counts refreshed.
+        timed!(self, Phase::Kings, {
+            record_king_attacks(pos, &mut acc, words, accs);
+            let pointing = Color::ALL.map(|c| D::count(pos, c).pointing);
+            for c in [Color::Black, Color::White] {
+                let (v, inputs) = if words {
+                    king::safety(pos, &WordsView, w, &entry, c, pointing[c.index()])
+                } else {
+                    king::safety(pos, &acc, w, &entry, c, pointing[c.index()])
+                };
+                add!(Term::KingSafety, c, v);
+                t.king(c, inputs);
+                add!(Term::KingUncastled, c, king::uncastled(pos, w, c));
+                add!(Term::KingEndgame, c, king::endgame(pos, w, &entry, c));
+            }
+        });
+
+        timed!(self, Phase::Passers, {
+            for c in Color::ALL {
+                let v = if words {
+                    passers::with_attacks(pos, &WordsView, w, &entry, c)
+                } else {
+                    passers::with_attacks(pos, &acc, w, &entry, c)
+                };
+                add!(Term::Passers, c, v);
+            }
+        });
+
+        let records = timed!(self, Phase::Records, {
+            if words {
+                records(pos, &WordsView, zero_mobility)
+            } else {
+                records(pos, &acc, zero_mobility)
+            }
+        });
+
+        let (raw, white) = timed!(self, Phase::Scaling, {
+            let raw = (score[0] - score[1]).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+            (raw, material::scale(pos, raw))
+        });
+        t.scale(white - raw);
+        self.records = records;
+        timed!(self, Phase::HashStore, {
+            self.eval_hash.store(EvalEntry { key: pos.key(), score: white, records });
+        });
+        // Adapt the lazy margin to how far full evals stray from the cheap part.
+        let stray = (white - lazy_white).abs();
+        self.margin = stray.max(self.margin - self.margin / 16).max(self.weights.lazy_margin_min);
+        white * stm.sign()
+    }
+
+    #[cold]
+    fn pawn_entry_miss(&mut self, pos: &Position) -> PawnEntry {
+        let e = pawns::evaluate_pawns(pos, &self.weights);
+        self.pawn_hash.store(e);
+        e
+    }
+}
+
+/// En-prise and trapped records from the complete attack state.
+fn records<V: AttackView>(pos: &Position, view: &V, zero_mobility: Bitboard) -> Records {
+    let mut r = Records::default();
+    for c in Color::ALL {
+        let enemy = c.flip();
+        let pieces = pos.color_bb(c) & !pos.bb(c, PieceType::Pawn) & !pos.bb(c, PieceType::King);
+        for sq in pieces {
+            let ew = view.word(pos, sq, enemy);
+            if ew & attacks::DIRECT_BITS == 0 {
+                continue;
+            }
+            if controls(ew, view.word(pos, sq, c), pos.piece_on(sq).kind().value()) {
+                r.en_prise[c.index()] = r.en_prise[c.index()].with(sq);
+            }
+            if zero_mobility.has(sq) {
+                r.trapped[c.index()] = r.trapped[c.index()].with(sq);
+            }
+        }
+    }
+    r
+}
+
+/// The three engine evaluations.
+pub type MailboxEval = Evaluation<MailboxSet, crate::defects::MailboxDefects>;
+pub type ChainEval = Evaluation<ChainSet, crate::defects::BitboardDefects>;
+pub type SingleProbeEval = Evaluation<SingleProbeSet, crate::defects::BitboardDefects>;

@@ -1,0 +1,64 @@
+//! Passed pawns beyond the pawn hash: the race against a bare king (rule of
+//! the square, with an escorting king), evaluated before the lazy exit; and,
+//! after the pieces, the terms that need full attack information: the stop
+//! square blockaded or controlled, king distances, and piece superiority.
+
+use super::attacks::{controls, AttackView};
+use super::material::{army, piece_count};
+use super::pawns::PawnEntry;
+use super::pieces::forward_square;
+use super::weights::Weights;
+use crate::position::Position;
+use crate::tables::distance;
+use crate::types::{Color, PieceType, Square};
+
+/// The bonus for an unstoppable passer of `color` when the enemy has a bare
+/// king (no pieces): counted once, for the first passer found unstoppable.
+pub fn race(pos: &Position, w: &Weights, pawns: &PawnEntry, color: Color) -> i32 {
+    let enemy = color.flip();
+    if piece_count(pos, enemy) != 0 || pawns.passers[color.index()].is_empty() {
+        return 0;
+    }
+    let ek = pos.king_square(enemy);
+    let k = pos.king_square(color);
+    let tempo = (pos.side_to_move() == enemy) as i32;
+    for p in pawns.passers[color.index()] {
+        let r = p.relative_rank(color) as i32;
+        let queening = Square::new(p.file(), if color == Color::White { 7 } else { 0 });
+        // Moves to promote; a pawn on its start rank may move two squares.
+        let moves = 7 - r - (r == 1) as i32;
+        let path = super::pawns::ahead(color, p);
+        let blocked = (path & pos.occupied()).is_nonempty();
+        let outside_square = !blocked && distance(ek, queening) as i32 - tempo > moves;
+        let escorted = distance(k, queening) <= 1 && !path.has(k) && distance(ek, queening) as i32 - tempo > 1;
+        if outside_square || escorted {
+            return w.passer_unstoppable;
+        }
+    }
+    0
+}
+
+/// Passer terms of `color` with full attack information.
+pub fn with_attacks<V: AttackView>(pos: &Position, view: &V, w: &Weights, pawns: &PawnEntry, color: Color) -> i32 {
+    let enemy = color.flip();
+    let enemy_army = army(pos, enemy);
+    let k = pos.king_square(color);
+    let ek = pos.king_square(enemy);
+    let more_pieces = piece_count(pos, color) > piece_count(pos, enemy);
+    let mut score = 0;
+    for p in pawns.passers[color.index()] {
+        let r = p.relative_rank(color) as usize;
+        let Some(stop) = forward_square(color, p) else { continue };
+        if pos.color_bb(enemy).has(stop) {
+            score -= w.passer_blockaded[r];
+        } else if !controls(view.word(pos, stop, enemy), view.word(pos, stop, color), PieceType::Pawn.value()) {
+            score += w.passer_stop_free[r];
+        }
+        let lead = distance(ek, stop) as i32 - distance(k, stop) as i32;
+        score += w.passer_king_distance[r] * lead * (31 - enemy_army) / 31;
+        if more_pieces {
+            score += w.passer_more_pieces;
+        }
+    }
+    score
+}

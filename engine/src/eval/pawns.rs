@@ -1,0 +1,265 @@
+//! Pawn structure, cached by pawn key. On a miss the entry is rebuilt from
+//! the position's pawn bitboards (never bit by bit from the piece lists):
+//! passers, candidates, stationary and backward pawns, isolated pawns,
+//! doubled pawns, duos, per-file counts, rammed pairs and unmoved pawns
+//! (DESIGN §8). Terms that depend on pieces are applied by the caller from
+//! what the entry stores (doubled pawns weigh more with fewer majors).
+
+use super::hash::Keyed;
+use super::weights::Weights;
+use crate::bitboard::Bitboard;
+use crate::position::Position;
+use crate::tables::{PAWN_ATTACKS, RAYS};
+use crate::types::{Color, PieceType, Square};
+
+/// What the pawn hash stores for one pawn structure.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct PawnEntry {
+    pub key: u64,
+    /// Structure score per side (good for that side).
+    pub score: [i32; 2],
+    pub pawns: [Bitboard; 2],
+    pub attacks: [Bitboard; 2],
+    pub passers: [Bitboard; 2],
+    pub candidates: [Bitboard; 2],
+    pub stationary: [Bitboard; 2],
+    pub file_counts: [[u8; 8]; 2],
+    /// Extra pawns on files (a file with n pawns adds n - 1).
+    pub doubled: [u8; 2],
+    /// White pawns with a black pawn directly in front.
+    pub rammed: u8,
+    /// Pawns of either colour still on their start square.
+    pub unmoved: u8,
+}
+
+impl Keyed for PawnEntry {
+    fn key(&self) -> u64 {
+        self.key
+    }
+}
+
+/// Squares strictly ahead of `sq` on its file, for `color`.
+#[inline(always)]
+pub fn ahead(color: Color, sq: Square) -> Bitboard {
+    RAYS[if color == Color::White { 0 } else { 1 }][sq.index()]
+}
+
+/// Squares strictly ahead of `sq` on its own and the adjacent files.
+#[inline(always)]
+pub fn passer_span(color: Color, sq: Square) -> Bitboard {
+    let a = ahead(color, sq);
+    a | a.east() | a.west()
+}
+
+/// The files next to `file`, whole.
+#[inline(always)]
+pub fn adjacent_files(file: u8) -> Bitboard {
+    let f = Bitboard::file(file);
+    f.east() | f.west()
+}
+
+/// `color`'s index into a White-view square table.
+#[inline(always)]
+pub fn table_index(color: Color, sq: Square) -> usize {
+    match color {
+        Color::White => sq.index(),
+        Color::Black => sq.flip_rank().index(),
+    }
+}
+
+/// Squares on `file` whose relative rank for `color` is at most `rank`.
+#[inline(always)]
+fn level_or_behind(color: Color, file: u8, rank: u8) -> Bitboard {
+    let mut b = Bitboard::EMPTY;
+    for r in 0..=rank {
+        b |= Bitboard::relative_rank(color, r);
+    }
+    b & Bitboard::file(file)
+}
+
+/// Can an own pawn on the adjacent file `f` support the pawn on `sq`? Only
+/// if there is one, and either one stands within a rank of it or no enemy
+/// pawn on that file stands level or behind.
+fn file_supports(color: Color, own: Bitboard, enemy: Bitboard, sq: Square, f: u8) -> bool {
+    let on_file = own & Bitboard::file(f);
+    if on_file.is_empty() {
+        return false;
+    }
+    let r = sq.relative_rank(color);
+    let near = on_file.iter().any(|p| (p.relative_rank(color) as i32 - r as i32).abs() <= 1);
+    near || (enemy & level_or_behind(color, f, r)).is_empty()
+}
+
+/// Helpers for a candidate: walk back down each adjacent file from the
+/// rank before the critical square, counting own pawns, while the walked
+/// square is not attacked by an enemy pawn.
+fn candidate_helpers(color: Color, own: Bitboard, enemy_attacks: Bitboard, file: u8, critical_rank: u8) -> u32 {
+    let mut helpers = 0;
+    for f in [file.wrapping_sub(1), file + 1] {
+        if f > 7 {
+            continue;
+        }
+        let mut r = critical_rank;
+        while r > 1 {
+            r -= 1;
+            let sq = Square::new(f, if color == Color::White { r } else { 7 - r });
+            if enemy_attacks.has(sq) {
+                break;
+            }
+            helpers += own.has(sq) as u32;
+        }
+    }
+    helpers
+}
+
+/// Build the entry for `pos`'s pawns.
+pub fn evaluate_pawns(pos: &Position, w: &Weights) -> PawnEntry {
+    let mut e = PawnEntry { key: pos.pawn_key(), ..PawnEntry::default() };
+    let all = pos.kind_bb(PieceType::Pawn);
+    for color in Color::ALL {
+        let c = color.index();
+        e.pawns[c] = pos.bb(color, PieceType::Pawn);
+        e.attacks[c] = e.pawns[c].pawn_attacks(color);
+        for f in 0..8 {
+            e.file_counts[c][f as usize] = (e.pawns[c] & Bitboard::file(f)).count() as u8;
+        }
+        e.doubled[c] = e.file_counts[c].iter().map(|&n| n.saturating_sub(1)).sum();
+        e.unmoved += (e.pawns[c] & Bitboard::relative_rank(color, 1)).count() as u8;
+    }
+    e.rammed = (e.pawns[0].north() & e.pawns[1]).count() as u8;
+
+    for color in Color::ALL {
+        let (c, x) = (color.index(), color.flip().index());
+        let (own, enemy) = (e.pawns[c], e.pawns[x]);
+        let enemy_attacks = e.attacks[x];
+        let mut score = 0;
+        // First pass: passers, stationary, backward (later terms read them).
+        for sq in own {
+            let r = sq.relative_rank(color);
+            let file = sq.file();
+            let stop = Square::from_index((sq.index() as i32 + if color == Color::White { -8 } else { 8 }) as usize);
+            let half_open = (enemy & Bitboard::file(file)).is_empty();
+            score += w.pawn_square[table_index(color, sq)];
+
+            if (enemy & passer_span(color, sq)).is_empty() {
+                e.passers[c] = e.passers[c].with(sq);
+            }
+            let backward = enemy_attacks.has(stop)
+                && !all.has(stop)
+                && (1..=2).contains(&r)
+                && (PAWN_ATTACKS[c][sq.index()] & own).is_nonempty();
+            if backward {
+                score -= w.pawn_backward + if half_open { w.pawn_backward_half_open } else { 0 };
+            }
+            if backward || all.has(stop) {
+                e.stationary[c] = e.stationary[c].with(sq);
+            }
+            let supported =
+                [file.wrapping_sub(1), file + 1].into_iter().any(|f| f < 8 && file_supports(color, own, enemy, sq, f));
+            if !supported {
+                score -= w.pawn_isolated;
+                if half_open {
+                    score -= w.pawn_isolated_half_open;
+                }
+                if e.file_counts[c][file as usize] > 1 {
+                    score -= w.pawn_isolated_doubled;
+                }
+            }
+            if e.attacks[c].has(stop) {
+                score += w.pawn_duo;
+            }
+        }
+        // Second pass: passer bonuses and candidates.
+        for sq in own {
+            let r = sq.relative_rank(color) as usize;
+            let file = sq.file();
+            if e.passers[c].has(sq) {
+                let mut bonus = w.passer_rank[r];
+                // An own pawn directly behind: halved.
+                let behind =
+                    Square::from_index((sq.index() as i32 + if color == Color::White { 8 } else { -8 }) as usize);
+                if own.has(behind) {
+                    bonus /= 2;
+                }
+                let neighbours = adjacent_files(file) & e.passers[c];
+                let level = Bitboard::relative_rank(color, r as u8);
+                let one_behind = if r > 0 { Bitboard::relative_rank(color, r as u8 - 1) } else { Bitboard::EMPTY };
+                if (neighbours & (level | one_behind)).is_nonempty() {
+                    bonus += w.passer_connected[r];
+                }
+                if e.attacks[c].has(sq) {
+                    bonus += w.passer_supported[r];
+                }
+                if enemy.is_nonempty() {
+                    let distance = (0..8u8)
+                        .filter(|&f| e.file_counts[x][f as usize] > 0)
+                        .map(|f| (f as i32 - file as i32).abs())
+                        .min()
+                        .unwrap_or(0);
+                    bonus += w.passer_outside * distance;
+                }
+                score += bonus;
+            } else if (all & ahead(color, sq)).is_empty() {
+                // Candidate: open file ahead; helpers at least match sentries.
+                let sentries = enemy & passer_span(color, sq) & !Bitboard::file(file);
+                // The critical square: the nearest square ahead an enemy pawn hits.
+                let hit = ahead(color, sq) & enemy_attacks;
+                if hit.is_nonempty() {
+                    let critical = if color == Color::White { hit.msb() } else { hit.lsb() };
+                    let helpers = candidate_helpers(color, own, enemy_attacks, file, critical.relative_rank(color));
+                    if helpers >= 1 && helpers >= sentries.count() {
+                        e.candidates[c] = e.candidates[c].with(sq);
+                        score += w.candidate_rank[r];
+                    }
+                }
+            }
+        }
+        e.score[c] = score;
+    }
+    e
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(fen: &str) -> PawnEntry {
+        evaluate_pawns(&Position::from_fen(fen).unwrap(), &Weights::default())
+    }
+
+    fn sq(s: &str) -> Square {
+        Square::parse(s).unwrap()
+    }
+
+    #[test]
+    fn passers_and_stationary() {
+        let e = entry("4k3/8/8/3p4/8/8/P3P3/4K3 w - - 0 1");
+        assert!(e.passers[0].has(sq("a2")));
+        assert!(!e.passers[0].has(sq("e2")), "d5 guards the e-file span");
+        assert!(!e.passers[1].has(sq("d5")), "the e2 pawn guards the d-file span");
+        let e = entry("4k3/8/8/4p3/4P3/8/8/4K3 w - - 0 1");
+        assert!(e.stationary[0].has(sq("e4")) && e.stationary[1].has(sq("e5")));
+        assert_eq!(e.rammed, 1);
+    }
+
+    #[test]
+    fn backward_isolated_doubled() {
+        // d3 is backward: c4 stands diagonally ahead, e4... stop square d4 hit by e5.
+        let e = entry("4k3/8/8/4p3/2P5/3P4/8/4K3 w - - 0 1");
+        assert!(e.stationary[0].has(sq("d3")));
+        let e = entry("4k3/8/8/8/8/P7/P7/4K3 w - - 0 1");
+        assert_eq!(e.doubled[0], 1);
+        assert_eq!(e.file_counts[0][0], 2);
+        let w = Weights::default();
+        assert!(e.score[0] < 2 * w.passer_rank[2], "isolated doubled pawns are penalised");
+    }
+
+    #[test]
+    fn symmetric_under_colour_flip() {
+        let a = entry("4k3/pp3p2/2p5/3P4/8/5P2/PP6/4K3 w - - 0 1");
+        let b = entry("4k3/pp6/5p2/8/3p4/2P5/PP3P2/4K3 b - - 0 1");
+        assert_eq!(a.score[0], b.score[1]);
+        assert_eq!(a.score[1], b.score[0]);
+        assert_eq!(a.passers[0].count(), b.passers[1].count());
+    }
+}
