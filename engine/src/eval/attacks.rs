@@ -88,9 +88,15 @@ impl Accumulators {
 pub trait AttackView {
     /// The attack word of `sq` for attacker `color`.
     fn word(&self, pos: &Position, sq: Square, color: Color) -> u32;
+
+    /// The squares of `mask` whose `color` word has any of `bits`.
+    fn attacked(&self, pos: &Position, color: Color, mask: Bitboard, bits: u32) -> Bitboard;
+
+    /// The OR of `color`'s words over the squares of `mask`.
+    fn union(&self, pos: &Position, color: Color, mask: Bitboard) -> u32;
 }
 
-/// Reads the mailbox attack words.
+/// Reads the mailbox attack words, square by square.
 #[derive(Copy, Clone, Default)]
 pub struct WordsView;
 
@@ -98,6 +104,39 @@ impl AttackView for WordsView {
     #[inline(always)]
     fn word(&self, pos: &Position, sq: Square, color: Color) -> u32 {
         pos.attack_word(sq.to_88(), color)
+    }
+
+    #[inline(always)]
+    fn attacked(&self, pos: &Position, color: Color, mask: Bitboard, bits: u32) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        for sq in mask {
+            if pos.attack_word(sq.to_88(), color) & bits != 0 {
+                out = out.with(sq);
+            }
+        }
+        out
+    }
+
+    #[inline(always)]
+    fn union(&self, pos: &Position, color: Color, mask: Bitboard) -> u32 {
+        mask.iter().fold(0, |u, sq| u | pos.attack_word(sq.to_88(), color))
+    }
+}
+
+impl Accumulators {
+    /// The union of `color`'s accumulators whose classes are in `bits`.
+    #[inline(always)]
+    fn select(&self, color: Color, bits: u32) -> Bitboard {
+        let c = color.index();
+        let pick = |bit: u32, b: Bitboard| if bits & bit != 0 { b } else { Bitboard::EMPTY };
+        pick(PAWN_BIT, self.pawn[c])
+            | pick(MINOR_BIT, self.minor[c])
+            | pick(ROOK_BIT, self.rook[c])
+            | pick(QUEEN_BIT, self.queen[c])
+            | pick(KING_BIT, self.king[c])
+            | pick(BISHOP_XRAY, self.minor_xray[c])
+            | pick(ROOK_XRAY, self.rook_xray[c])
+            | pick(QUEEN_XRAY, self.queen_xray[c])
     }
 }
 
@@ -116,6 +155,25 @@ impl AttackView for Accumulators {
             | bit(self.minor_xray[c]) << 30
             | bit(self.rook_xray[c]) << 29
             | bit(self.queen_xray[c]) << 28
+    }
+
+    #[inline(always)]
+    fn attacked(&self, _: &Position, color: Color, mask: Bitboard, bits: u32) -> Bitboard {
+        self.select(color, bits) & mask
+    }
+
+    #[inline(always)]
+    fn union(&self, _: &Position, color: Color, mask: Bitboard) -> u32 {
+        let c = color.index();
+        let any = |b: Bitboard, bit: u32| if (b & mask).is_nonempty() { bit } else { 0 };
+        any(self.pawn[c], PAWN_BIT)
+            | any(self.minor[c], MINOR_BIT)
+            | any(self.rook[c], ROOK_BIT)
+            | any(self.queen[c], QUEEN_BIT)
+            | any(self.king[c], KING_BIT)
+            | any(self.minor_xray[c], BISHOP_XRAY)
+            | any(self.rook_xray[c], ROOK_XRAY)
+            | any(self.queen_xray[c], QUEEN_XRAY)
     }
 }
 

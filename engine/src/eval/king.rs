@@ -83,31 +83,23 @@ pub fn safety<V: AttackView>(
     } else {
         Bitboard::EMPTY
     };
-    let enemies = pos.color_bb(enemy);
-    let mut pattern = 0u8;
-    for r in ring(k) {
-        let ew = view.word(pos, r, enemy);
-        if ew & DIRECT_BITS != 0 {
-            inp.ring_attacked += 1;
-            counter += w.king_ring_attacked;
-            if front.has(r) {
-                counter += w.king_ring_front;
-            }
-            if !pos.occupied().has(r) {
-                counter += w.king_ring_empty;
-            } else if enemies.has(r) {
-                counter += w.king_ring_enemy_piece;
-            }
-            if view.word(pos, r, color) & DIRECT_BITS == KING_BIT {
-                counter += w.king_ring_king_alone;
-            }
-        }
-        if ew & XRAY_BITS != 0 {
-            inp.ring_xray += 1;
-            counter += w.king_ring_xray;
-        }
-        pattern |= pattern_bits(ew);
-    }
+    let ring = ring(k);
+    let attacked = view.attacked(pos, enemy, ring, DIRECT_BITS);
+    let xrayed = view.attacked(pos, enemy, ring, XRAY_BITS);
+    // Ring squares only the king defends: attacked, next to the king, and
+    // hit by no other own piece.
+    let defended_by_others = view.attacked(pos, color, ring, DIRECT_BITS & !KING_BIT);
+    let king_alone = attacked & KING_ATTACKS[k.index()] & !defended_by_others;
+    let count = |b: Bitboard| b.count() as i32;
+    inp.ring_attacked = count(attacked);
+    inp.ring_xray = count(xrayed);
+    counter += w.king_ring_attacked * count(attacked)
+        + w.king_ring_front * count(attacked & front)
+        + w.king_ring_empty * count(attacked & !pos.occupied())
+        + w.king_ring_enemy_piece * count(attacked & pos.color_bb(enemy))
+        + w.king_ring_king_alone * count(king_alone)
+        + w.king_ring_xray * count(xrayed);
+    let pattern = pattern_bits(view.union(pos, enemy, ring));
 
     // Files around the king: open and half-open, storm and shield.
     let kf = k.file() as i32;
@@ -136,10 +128,8 @@ pub fn safety<V: AttackView>(
     let pattern_weight = w.king_attack_pattern[pattern as usize];
     counter += pattern_weight;
 
-    let own_pieces = pos.color_bb(color);
-    let flights =
-        (KING_ATTACKS[k.index()] & !own_pieces).iter().filter(|&s| view.word(pos, s, enemy) & DIRECT_BITS == 0).count()
-            as u8;
+    let zone = KING_ATTACKS[k.index()] & !pos.color_bb(color);
+    let flights = (zone & !view.attacked(pos, enemy, zone, DIRECT_BITS)).count() as u8;
     if pattern_weight >= w.king_strong_pattern && flights <= 1 {
         counter += w.king_few_flights;
     }
@@ -159,13 +149,8 @@ pub fn uncastled(pos: &Position, w: &Weights, color: Color) -> i32 {
     if pos.king_square(color) != Square::new(4, back) {
         return 0;
     }
-    let minors_home = [1u8, 2, 5, 6]
-        .iter()
-        .filter(|&&f| {
-            let p = pos.piece_on(Square::new(f, back));
-            !p.is_empty() && p.color() == color && matches!(p.kind(), PieceType::Knight | PieceType::Bishop)
-        })
-        .count() as i32;
+    let minors = pos.bb(color, PieceType::Knight) | pos.bb(color, PieceType::Bishop);
+    let minors_home = (minors & super::pieces::MINOR_HOMES[color.index()]).count() as i32;
     let mut score = -w.king_uncastled_minor_home * minors_home;
     if pos.castling().bits() & CastleRights::either(color) == 0 {
         score -= w.king_lost_castling;

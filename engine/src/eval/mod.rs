@@ -413,16 +413,11 @@ fn records<V: AttackView>(pos: &Position, view: &V, zero_mobility: Bitboard) -> 
     for c in Color::ALL {
         let enemy = c.flip();
         let pieces = pos.color_bb(c) & !pos.bb(c, PieceType::Pawn) & !pos.bb(c, PieceType::King);
-        for sq in pieces {
-            let ew = view.word(pos, sq, enemy);
-            if ew & attacks::DIRECT_BITS == 0 {
-                continue;
-            }
-            if controls(ew, view.word(pos, sq, c), pos.piece_on(sq).kind().value()) {
+        let attacked = view.attacked(pos, enemy, pieces, attacks::DIRECT_BITS);
+        r.trapped[c.index()] = attacked & zero_mobility;
+        for sq in attacked {
+            if controls(view.word(pos, sq, enemy), view.word(pos, sq, c), pos.piece_on(sq).kind().value()) {
                 r.en_prise[c.index()] = r.en_prise[c.index()].with(sq);
-            }
-            if zero_mobility.has(sq) {
-                r.trapped[c.index()] = r.trapped[c.index()].with(sq);
             }
         }
     }

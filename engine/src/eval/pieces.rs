@@ -138,22 +138,22 @@ pub fn rook_mobility(pos: &Position, w: &Weights, color: Color, sq: Square, m: &
     (mobility, best, connected, trapped)
 }
 
+/// The knights' and bishops' start squares (b, c, f, g on the back rank).
+pub const MINOR_HOMES: [Bitboard; 2] = [Bitboard(0x66 << 56), Bitboard(0x66)];
+
 pub fn queen(pos: &Position, w: &Weights, color: Color, sq: Square) -> i32 {
     let mut score = w.queen_square[table_index(color, sq)];
     let back = if color == Color::White { 0 } else { 7 };
     let home = Square::new(3, back);
     let king_home = pos.king_square(color) == Square::new(4, back);
     let castling_pending = king_home && pos.castling().bits() & CastleRights::either(color) != 0;
-    let minor_homes = [1u8, 2, 5, 6].map(|f| Square::new(f, back));
-    let minors_home = minor_homes
-        .iter()
-        .filter(|&&s| {
-            let p = pos.piece_on(s);
-            !p.is_empty() && p.color() == color && matches!(p.kind(), PieceType::Knight | PieceType::Bishop)
-        })
-        .count() as i32;
-    if sq != home && castling_pending && minors_home > 0 {
-        score -= w.queen_early * minors_home;
+    let early = sq != home && castling_pending && {
+        let minors = pos.bb(color, PieceType::Knight) | pos.bb(color, PieceType::Bishop);
+        (minors & MINOR_HOMES[color.index()]).is_nonempty()
+    };
+    if early {
+        let minors = pos.bb(color, PieceType::Knight) | pos.bb(color, PieceType::Bishop);
+        score -= w.queen_early * (minors & MINOR_HOMES[color.index()]).count() as i32;
     } else {
         score += w.queen_tropism[distance(sq, pos.king_square(color.flip())) as usize];
     }
