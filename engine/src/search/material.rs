@@ -2,11 +2,12 @@
 //! material, a bishop pair bonus and piece-square tables tapered between
 //! middlegame and endgame, with a lazy exit on material alone.
 //!
-//! It is not the project's evaluation (DESIGN §4.4 lives in `eval/`); it
-//! exists so the search, its tests and the bench have an evaluator that is
-//! equal by construction in every profile. The piece-square tables are
-//! generated from simple geometric rules (centralisation, advancement), not
-//! copied from any engine.
+//! It is not the project's evaluation (DESIGN §4.4 lives in `eval/`; the
+//! engine profiles use that one). It exists for search tests: with it, two
+//! profiles that differ only in move generation, SEE and defect counting
+//! must still search identical trees, whatever the evaluation does. The
+//! piece-square tables are generated from simple geometric rules
+//! (centralisation, advancement), not copied from any engine.
 
 use crate::bitboard::Bitboard;
 use crate::position::Position;
