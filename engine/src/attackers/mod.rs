@@ -100,7 +100,14 @@ impl Default for SeeList {
 impl SeeList {
     #[inline(always)]
     pub fn new() -> SeeList {
-        SeeList { entries: [MaybeUninit::uninit(); SEE_LIST_CAPACITY], len: 0 }
+        // Written field by field: with a struct literal LLVM clears the whole
+        // uninitialised array (a memset per SEE call).
+        let mut list = MaybeUninit::<SeeList>::uninit();
+        // SAFETY: `len` is written; `entries` holds `MaybeUninit`s.
+        unsafe {
+            std::ptr::addr_of_mut!((*list.as_mut_ptr()).len).write(0);
+            list.assume_init()
+        }
     }
 
     #[inline(always)]

@@ -389,3 +389,159 @@ pub fn evaldna(a: EvalDnaArgs) -> CliResult {
     }
     Ok(())
 }
+
+#[derive(Args)]
+pub struct EvalCyclesArgs {
+    /// EPD file of positions; each is searched to --depth.
+    #[arg(conflicts_with = "fen", required_unless_present = "fen")]
+    file: Option<PathBuf>,
+    /// A single position instead of a file.
+    #[arg(long)]
+    fen: Option<String>,
+    #[command(flatten)]
+    mobility: MobilityArgs,
+    /// Search depth per position (the evaluations of that search are timed).
+    #[arg(long, default_value_t = 8)]
+    depth: u32,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `engine evalcycles`: per-term TSC ticks of the evaluations a fixed-depth
+/// search makes, with lazy/hash/full shares. Needs the `eval-time` feature.
+#[cfg(not(feature = "eval-time"))]
+pub fn evalcycles(_: EvalCyclesArgs) -> CliResult {
+    Err(CliError::input(
+        "this engine was built without the per-term counters; rebuild with \
+         `cargo build --release -p engine --features eval-time`",
+    ))
+}
+
+#[cfg(feature = "eval-time")]
+pub fn evalcycles(a: EvalCyclesArgs) -> CliResult {
+    use engine::defects::{BitboardDefects, DefectCounter};
+    use engine::eval::counters::{EvalCounters, Phase};
+    use engine::eval::mobility::MobilitySet;
+    use engine::search::{
+        BitboardProfile, EngineEval, EvalStats, Limits, MailboxProfile, MixedProfile, Profile, Searcher,
+        SingleProbeProfile,
+    };
+
+    if a.depth == 0 || a.depth > 30 {
+        return Err(CliError::input(format!("--depth {} is out of range (1..=30)", a.depth)));
+    }
+    let positions: Vec<Position> = match (&a.file, &a.fen) {
+        (_, Some(fen)) => vec![parse_fen(fen)?],
+        (Some(f), None) => load_epd(f)?.into_iter().map(|e| e.position().clone()).collect(),
+        (None, None) => return Err(CliError::input("give an EPD file or --fen")),
+    };
+    let kinds = a.mobility.kinds();
+
+    /// Search every position with `eval` and return its counters.
+    fn measure<P, M, D>(eval: EngineEval<M, D>, positions: &[Position], depth: u32) -> (EvalCounters, EvalStats)
+    where
+        M: MobilitySet + Send,
+        D: DefectCounter + Send,
+        P: Profile<Eval = EngineEval<M, D>>,
+    {
+        let mut s = Searcher::<P>::with_eval(16, eval);
+        s.evaluator_mut().inner_mut().reset_counters();
+        let before = s.eval_stats();
+        for pos in positions {
+            s.clear();
+            let limits = Limits { depth: Some(depth), ..Limits::default() };
+            s.go(&mut pos.clone(), &limits, &mut |_| {});
+        }
+        (s.evaluator().inner().counters().clone(), s.eval_stats().since(&before))
+    }
+
+    use MobilityKind::*;
+    let (c, stats) = match kinds {
+        [Mailbox, Mailbox, Mailbox, Mailbox] => {
+            measure::<MailboxProfile, _, _>(Default::default(), &positions, a.depth)
+        }
+        [Chain, Chain, Chain, Chain] => measure::<BitboardProfile, _, _>(Default::default(), &positions, a.depth),
+        [SingleProbe, SingleProbe, SingleProbe, SingleProbe] => {
+            measure::<SingleProbeProfile, _, _>(Default::default(), &positions, a.depth)
+        }
+        mix => {
+            let e = Evaluation::<DynamicSet, BitboardDefects>::new(
+                DynamicSet::new(mix),
+                Weights::default(),
+                EvalConfig::default(),
+            );
+            measure::<MixedProfile, _, _>(EngineEval::new(e), &positions, a.depth)
+        }
+    };
+    let evals = c.whole_calls.max(1) as f64;
+    let whole = c.whole_ticks as f64;
+    let share = |t: u64| 100.0 * t as f64 / whole.max(1.0);
+    let calls: u64 = c.calls.iter().sum();
+    let overhead = c.region_overhead as f64 * calls as f64 / evals;
+    let pct = |n: u64| 100.0 * n as f64 / stats.calls().max(1) as f64;
+    if a.json {
+        let phases: Vec<Value> = Phase::ALL
+            .iter()
+            .map(|&p| {
+                let (t, n) = (c.ticks[p as usize], c.calls[p as usize]);
+                json!({"phase": p.name(), "ticks": t, "calls": n, "ticks_per_eval": t as f64 / evals,
+                       "ticks_per_call": if n > 0 { t as f64 / n as f64 } else { 0.0 }, "share_percent": share(t)})
+            })
+            .collect();
+        print_json(&json!({
+            "positions": positions.len(), "depth": a.depth, "mobility": kinds_json(kinds),
+            "evals": c.whole_calls, "whole_ticks": c.whole_ticks, "ticks_per_eval": whole / evals,
+            "phases": phases,
+            "outside_phases": {"ticks": c.outside_phases(), "ticks_per_eval": c.outside_phases() as f64 / evals,
+                               "share_percent": share(c.outside_phases())},
+            "counter_overhead": {"ticks_per_region": c.region_overhead, "regions_per_eval": calls as f64 / evals,
+                                 "ticks_per_eval": overhead, "share_percent": 100.0 * overhead / (whole / evals).max(1.0)},
+            "lazy_percent": pct(stats.lazy), "hash_percent": pct(stats.hash_hits), "full_percent": pct(stats.full),
+        }));
+    } else {
+        println!(
+            "{} positions, depth {}, mobility N {} B {} R {} Q {}: {} evaluations, {:.0} ticks each",
+            positions.len(),
+            a.depth,
+            kinds[0],
+            kinds[1],
+            kinds[2],
+            kinds[3],
+            c.whole_calls,
+            whole / evals
+        );
+        println!("{:<24} {:>12} {:>8} {:>10} {:>12}", "phase", "ticks/eval", "share", "calls/eval", "ticks/call");
+        for p in Phase::ALL {
+            let (t, n) = (c.ticks[p as usize], c.calls[p as usize]);
+            if n == 0 {
+                continue;
+            }
+            println!(
+                "{:<24} {:>12.1} {:>7.1}% {:>10.2} {:>12.1}",
+                p.name(),
+                t as f64 / evals,
+                share(t),
+                n as f64 / evals,
+                t as f64 / n as f64
+            );
+        }
+        let out = c.outside_phases();
+        println!("{:<24} {:>12.1} {:>7.1}%", "outside phases", out as f64 / evals, share(out));
+        println!("{:<24} {:>12.1} {:>7.1}%", "whole evaluation", whole / evals, 100.0);
+        println!(
+            "counter overhead: {} ticks per timed region x {:.1} regions per eval = {:.0} ticks per eval ({:.1}% of the whole)",
+            c.region_overhead,
+            calls as f64 / evals,
+            overhead,
+            100.0 * overhead / (whole / evals).max(1.0)
+        );
+        println!(
+            "evaluations: lazy {:.1}%, hash {:.1}%, full {:.1}%",
+            pct(stats.lazy),
+            pct(stats.hash_hits),
+            pct(stats.full)
+        );
+    }
+    Ok(())
+}

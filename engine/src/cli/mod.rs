@@ -41,6 +41,9 @@ enum Command {
     /// Dump or load the evaluation weights ("DNA").
     #[command(name = "evaldna")]
     EvalDna(eval::EvalDnaArgs),
+    /// Per-term TSC ticks of the evaluations in a fixed-depth search (needs the eval-time feature).
+    #[command(name = "evalcycles")]
+    EvalCycles(eval::EvalCyclesArgs),
     /// Static exchange evaluation of one move.
     See(see::SeeArgs),
     /// SEE of every legal capture of every position in an EPD file.
@@ -131,6 +134,7 @@ pub fn run() -> ExitCode {
         Some(Command::Eval(a)) => eval::eval(a),
         Some(Command::EvalDiff(a)) => eval::evaldiff(a),
         Some(Command::EvalDna(a)) => eval::evaldna(a),
+        Some(Command::EvalCycles(a)) => eval::evalcycles(a),
         Some(Command::See(a)) => see::see_command(a),
         Some(Command::Seescores(a)) => see::seescores(a),
         Some(Command::Kingdefects(a)) => defects::kingdefects(a),

@@ -102,26 +102,26 @@ pub fn safety<V: AttackView>(
     let pattern = pattern_bits(view.union(pos, enemy, ring));
 
     // Files around the king: open and half-open, storm and shield.
-    let kf = k.file() as i32;
-    for f in (kf - 1).max(0)..=(kf + 1).min(7) {
-        let file = Bitboard::file(f as u8);
-        let own = pawns.pawns[c] & file;
-        let theirs = pawns.pawns[e] & file;
-        if own.is_empty() {
-            counter += if theirs.is_empty() { w.king_open_file } else { w.king_half_open_file };
+    let kf = k.file() as usize;
+    let kr = k.relative_rank(color);
+    for f in kf.saturating_sub(1)..=(kf + 1).min(7) {
+        if pawns.file_counts[c][f] == 0 {
+            counter += if pawns.file_counts[e][f] == 0 { w.king_open_file } else { w.king_half_open_file };
         }
-        for p in theirs {
-            if p.relative_rank(color) > k.relative_rank(color) {
-                let d = (p.relative_rank(color) - k.relative_rank(color)) as usize;
-                counter += w.king_storm[d.min(7)];
-            }
+    }
+    let kfile = Bitboard::file(kf as u8);
+    let files = kfile | kfile.east() | kfile.west();
+    for p in pawns.pawns[e] & files {
+        let pr = p.relative_rank(color);
+        if pr > kr {
+            counter += w.king_storm[((pr - kr) as usize).min(7)];
         }
-        for p in own {
-            match p.relative_rank(color) as i32 - k.relative_rank(color) as i32 {
-                1 => counter -= w.king_shield_near,
-                2 => counter -= w.king_shield_far,
-                _ => {}
-            }
+    }
+    if kr < 7 {
+        let own = pawns.pawns[c] & files;
+        counter -= w.king_shield_near * (own & Bitboard::relative_rank(color, kr + 1)).count() as i32;
+        if kr < 6 {
+            counter -= w.king_shield_far * (own & Bitboard::relative_rank(color, kr + 2)).count() as i32;
         }
     }
     counter = counter.max(0);

@@ -24,20 +24,28 @@ pub fn piece_count(pos: &Position, color: Color) -> i32 {
 }
 
 /// Material of `color` with the weights' piece values.
+#[inline(always)]
 pub fn material(pos: &Position, w: &Weights, color: Color) -> i32 {
-    (0..5).map(|k| w.material[k] * pos.count(color, PieceType::from_index(k)) as i32).sum()
+    let n = |k: PieceType| pos.count(color, k) as i32;
+    w.material[0] * n(PieceType::Pawn)
+        + w.material[1] * n(PieceType::Knight)
+        + w.material[2] * n(PieceType::Bishop)
+        + w.material[3] * n(PieceType::Rook)
+        + w.material[4] * n(PieceType::Queen)
 }
 
-/// Bad-trade terms for `color`: ahead in pieces, it gains as the other side
-/// runs out of pieces; ahead in material, it loses as its own pawns go.
-pub fn bad_trades(pos: &Position, w: &Weights, color: Color) -> i32 {
+/// Bad-trade terms for `color` given both sides' `material`: ahead in
+/// pieces, it gains as the other side runs out of pieces; ahead in
+/// material, it loses as its own pawns go.
+#[inline(always)]
+pub fn bad_trades(pos: &Position, w: &Weights, color: Color, material: [i32; 2]) -> i32 {
     let enemy = color.flip();
     let mut score = 0;
     let (mine, theirs) = (piece_count(pos, color), piece_count(pos, enemy));
     if mine > theirs {
         score += w.bad_trade_pieces[theirs.min(7) as usize];
     }
-    let ahead = material(pos, w, color) - material(pos, w, enemy);
+    let ahead = material[color.index()] - material[enemy.index()];
     if ahead >= w.material[0] {
         score -= w.pawn_trade_when_ahead[pos.count(color, PieceType::Pawn).min(8) as usize];
     }

@@ -53,7 +53,7 @@ pub struct EvalConfig {
 
 impl Default for EvalConfig {
     fn default() -> EvalConfig {
-        EvalConfig { eval_hash_bytes: 1 << 20, pawn_hash_bytes: 1 << 18, lazy: true }
+        EvalConfig { eval_hash_bytes: 1 << 18, pawn_hash_bytes: 1 << 21, lazy: true }
     }
 }
 
@@ -210,10 +210,12 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
             }};
         }
 
-        timed!(self, Phase::Material, {
+        let mat = timed!(self, Phase::Material, {
+            let mat = Color::ALL.map(|c| material::material(pos, &self.weights, c));
             for c in Color::ALL {
-                add!(Term::Material, c, material::material(pos, &self.weights, c));
+                add!(Term::Material, c, mat[c.index()]);
             }
+            mat
         });
         let entry = timed!(self, Phase::Pawns, {
             let entry = match self.pawn_hash.probe(pos.pawn_key()) {
@@ -236,7 +238,7 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
         });
         timed!(self, Phase::BadTrades, {
             for c in Color::ALL {
-                add!(Term::BadTrades, c, material::bad_trades(pos, w, c));
+                add!(Term::BadTrades, c, material::bad_trades(pos, w, c, mat));
                 add!(Term::LoneBishop, c, material::lone_bishop_wings(pos, w, c));
             }
         });

@@ -318,9 +318,25 @@ impl Position {
         self.attackers_to_by::<FastSliders>(self.king_square(us), us.flip(), self.occupied)
     }
 
+    /// Is the side to move in check? Cheapest attackers first, stopping at
+    /// the first hit (a king never gives check).
     #[inline]
     pub fn in_check(&self) -> bool {
-        self.checkers().is_nonempty()
+        let us = self.side;
+        let them = us.flip();
+        let k = self.king_square(us);
+        let i = k.index();
+        if (PAWN_ATTACKS[us.index()][i] & self.bb(them, PieceType::Pawn)).is_nonempty()
+            || (KNIGHT_ATTACKS[i] & self.bb(them, PieceType::Knight)).is_nonempty()
+        {
+            return true;
+        }
+        let rooks = self.rook_likes(them);
+        if rooks.is_nonempty() && (FastSliders::rook(k, self.occupied) & rooks).is_nonempty() {
+            return true;
+        }
+        let bishops = self.bishop_likes(them);
+        bishops.is_nonempty() && (FastSliders::bishop(k, self.occupied) & bishops).is_nonempty()
     }
 
     /// Is `color`'s king attacked?

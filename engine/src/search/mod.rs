@@ -24,7 +24,8 @@ pub mod tt;
 
 pub use material::MaterialEval;
 pub use profile::{
-    BitboardProfile, EvalStats, Evaluator, MailboxProfile, Profile, ProfileKind, SingleProbeProfile, UnknownProfile,
+    BitboardProfile, EngineEval, EvalStats, Evaluator, MailboxProfile, MixedProfile, Profile, ProfileKind,
+    SingleProbeProfile, UnknownProfile,
 };
 
 use crate::bitboard::Bitboard;
@@ -228,8 +229,14 @@ pub struct Searcher<P: Profile> {
 impl<P: Profile> Searcher<P> {
     /// A searcher with a `hash_mb` MiB transposition table.
     pub fn new(hash_mb: usize) -> Searcher<P> {
+        Searcher::with_eval(hash_mb, P::Eval::default())
+    }
+
+    /// A searcher around a given evaluator (a non-default mobility mix, or
+    /// weights loaded from a file).
+    pub fn with_eval(hash_mb: usize, eval: P::Eval) -> Searcher<P> {
         Searcher {
-            eval: P::Eval::default(),
+            eval,
             tt: TranspositionTable::new(hash_mb),
             killers: Box::default(),
             history: Box::default(),
@@ -274,6 +281,15 @@ impl<P: Profile> Searcher<P> {
 
     pub fn eval_stats(&self) -> EvalStats {
         self.eval.stats()
+    }
+
+    /// The evaluator (for counters kept beside the search).
+    pub fn evaluator(&self) -> &P::Eval {
+        &self.eval
+    }
+
+    pub fn evaluator_mut(&mut self) -> &mut P::Eval {
+        &mut self.eval
     }
 
     /// Search `pos` within `limits`, reporting each completed iteration to
@@ -591,6 +607,7 @@ impl<P: Profile> Searcher<P> {
         while let Some((m, move_key)) = moves.pick() {
             let quiet = !m.is_tactical();
             pos.make(m);
+            self.tt.prefetch(pos.key());
             let gives_check = P::in_check(pos);
             let extension = i32::from(gives_check || one_reply);
             let new_depth = depth - 1 + extension;

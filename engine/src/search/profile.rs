@@ -23,7 +23,7 @@ use crate::bitboard::Bitboard;
 use crate::defects::{BitboardDefects, DefectCounter, MailboxDefects};
 use crate::eval::mobility::MobilitySet;
 use crate::eval::weights::Weights;
-use crate::eval::{ChainSet, EvalConfig, Evaluation, MailboxSet, SingleProbeSet};
+use crate::eval::{ChainSet, DynamicSet, EvalConfig, Evaluation, MailboxSet, SingleProbeSet};
 use crate::movegen::{BitboardGen, MailboxGen, MoveGen};
 use crate::position::Position;
 use crate::sliders::FastSliders;
@@ -101,9 +101,19 @@ impl<M: MobilitySet + Default, D: DefectCounter> Default for EngineEval<M, D> {
 }
 
 impl<M: MobilitySet, D: DefectCounter> EngineEval<M, D> {
+    /// Wrap an evaluation built with its own mobility set, weights or
+    /// hash sizes.
+    pub fn new(inner: Evaluation<M, D>) -> Self {
+        EngineEval { inner, side: Color::White, records_fresh: false }
+    }
+
     /// The wrapped evaluation.
     pub fn inner(&self) -> &Evaluation<M, D> {
         &self.inner
+    }
+
+    pub fn inner_mut(&mut self) -> &mut Evaluation<M, D> {
+        &mut self.inner
     }
 }
 
@@ -195,6 +205,19 @@ impl Profile for SingleProbeProfile {
     type Attackers = BitboardAttackers<FastSliders>;
     type Defects = BitboardDefects;
     type Eval = EngineEval<SingleProbeSet, BitboardDefects>;
+}
+
+/// The bitboard profile with a per-piece mobility mix chosen at run time
+/// (function pointers picked once): for measurement commands such as
+/// `engine evalcycles --mobility-rook mailbox`, not for play.
+pub struct MixedProfile;
+
+impl Profile for MixedProfile {
+    const NAME: &'static str = "mixed";
+    type Gen = BitboardGen<FastSliders>;
+    type Attackers = BitboardAttackers<FastSliders>;
+    type Defects = BitboardDefects;
+    type Eval = EngineEval<DynamicSet, BitboardDefects>;
 }
 
 /// The run-time name of a profile.

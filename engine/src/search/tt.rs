@@ -126,6 +126,21 @@ impl TranspositionTable {
     }
 
     /// Look `key` up; `ply` converts mate scores back to root-relative.
+    /// Start loading `key`'s bucket into the cache; called right after a
+    /// move is made so the probe at the child does not wait for memory.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: prefetching is a hint; the pointer is within the table.
+        unsafe {
+            use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p = self.buckets.as_ptr().add(self.bucket_index(key)) as *const i8;
+            _mm_prefetch(p, _MM_HINT_T0);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     #[inline]
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
         let check = (key >> 32) as u32;

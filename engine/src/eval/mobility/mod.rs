@@ -330,6 +330,13 @@ impl DynamicSet {
     }
 }
 
+impl Default for DynamicSet {
+    /// Chain mobility for every piece type.
+    fn default() -> DynamicSet {
+        DynamicSet::uniform(MobilityKind::Chain)
+    }
+}
+
 impl MobilitySet for DynamicSet {
     fn words(&self) -> bool {
         self.words
