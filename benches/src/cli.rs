@@ -59,9 +59,13 @@ pub struct RunArgs {
     /// Pin the measuring thread to core N [default: the last core].
     #[arg(long, value_name = "N")]
     pub core: Option<usize>,
-    /// Kept rounds [default: 100, --quick: 10].
+    /// Kept rounds, exactly (default: as many as fit in --seconds, at
+    /// least 60; --quick: at least 8).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..))]
     pub rounds: Option<u32>,
+    /// Seconds of kept rounds per benchmark [default: 25, --quick: 2].
+    #[arg(long, value_name = "S", value_parser = clap::value_parser!(u32).range(1..))]
+    pub seconds: Option<u32>,
     /// Minimum length of a timed sample in µs (DESIGN §5: at least 10).
     #[arg(long, value_name = "US", default_value_t = 10.0)]
     pub min_sample_us: f64,
@@ -107,6 +111,7 @@ impl RunArgs {
             out: None,
             core: None,
             rounds: None,
+            seconds: None,
             min_sample_us: 10.0,
             per_bucket: 256,
             per_count: 32,
@@ -285,10 +290,16 @@ pub fn execute(args: &RunArgs, entries: &[&Entry], argv: Vec<String>) -> Result<
         }
     };
     let units_per_us = clock_info.tsc_mhz.unwrap_or(1000.0);
-    let rounds = args.rounds.map(|r| r as usize).unwrap_or(if args.quick { 10 } else { 100 });
+    let rounds = args.rounds.map(|r| r as usize).unwrap_or(if args.quick { 8 } else { 60 });
+    let budget = match (args.rounds, args.seconds) {
+        (Some(_), None) => None,
+        (_, Some(s)) => Some(f64::from(s)),
+        (None, None) => Some(if args.quick { 2.0 } else { 25.0 }),
+    };
     let plan = Plan {
         rounds,
-        warmup_rounds: if args.quick { 2 } else { rounds / 10 },
+        budget_s: budget,
+        warmup_rounds: if args.quick { 2 } else { 6 },
         min_sample: args.min_sample_us * units_per_us,
         visit_warmup: true,
     };
@@ -302,6 +313,7 @@ pub fn execute(args: &RunArgs, entries: &[&Entry], argv: Vec<String>) -> Result<
         ladder_samples: if args.quick { 1 } else { 2 },
         counters: RefCell::new(opened.ok()),
         progress: true,
+        quick: args.quick,
     };
     let (commit, dirty) = sysinfo::git_state(&workspace_root());
     let run_id = format!(

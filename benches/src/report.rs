@@ -279,7 +279,7 @@ pub(crate) mod tests {
             },
             settings: Settings {
                 quick: true,
-                plan: Plan { rounds: 3, warmup_rounds: 1, min_sample: 21000.0, visit_warmup: true },
+                plan: Plan { rounds: 3, budget_s: None, warmup_rounds: 1, min_sample: 21000.0, visit_warmup: true },
                 min_sample_us: 10.0,
                 bucket_samples_per_round: 5,
                 ladder_samples_per_round: 2,

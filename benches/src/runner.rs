@@ -9,9 +9,10 @@
 //! same for every arm) the batch size is chosen so that each timed sample
 //! lasts at least the minimum (10 µs by default); after warm-up rounds that
 //! are thrown away, every round visits every workload, runs one untimed
-//! pass of each arm, then takes samples with the arms interleaved ABBA
-//! style (forward order, then reverse, alternating), and records each arm's
-//! median and trimmed mean of that round. Runs always include an A/A arm
+//! pass of each arm, then takes samples with the arms interleaved (ABBA
+//! generalised to k arms: a first-order balanced Williams order with its
+//! arms randomly relabelled each sample), and records every sample plus
+//! each arm's median and trimmed mean of that round. Runs always include an A/A arm
 //! (the baseline again) and usually a calibrated "baseline twice" arm;
 //! their ratios to the baseline must come out at 1 and 2.
 
@@ -76,8 +77,13 @@ impl<I: Clone> Workload<I> {
 /// How long and how often to measure.
 #[derive(Copy, Clone, Debug, serde::Serialize, serde::Deserialize, PartialEq)]
 pub struct Plan {
-    /// Kept rounds.
+    /// Kept rounds (with a budget: the least number kept).
     pub rounds: usize,
+    /// Seconds to spend on kept rounds: after the warm-up the runner keeps
+    /// running rounds (at least `rounds`, at most 20 times that) until the
+    /// budget is spent, so cheap and costly benchmarks get equal time.
+    #[serde(default)]
+    pub budget_s: Option<f64>,
     /// Rounds run and discarded first.
     pub warmup_rounds: usize,
     /// Minimum length of one timed sample, in the measurement's units
@@ -247,21 +253,28 @@ pub fn run<I: Clone, M: Measurement>(
             arms: arms.iter().map(|_| ArmRounds::default()).collect(),
         });
     }
-    let total = plan.warmup_rounds + plan.rounds;
+    let mut total = plan.warmup_rounds + plan.rounds;
+    let mut kept_since: Option<std::time::Instant> = None;
     let max_samples = workloads.iter().map(|w| w.samples_per_round).max().unwrap_or(1);
     let mut buf: Vec<Vec<f64>> = vec![Vec::with_capacity(max_samples); arms.len()];
+    // Orders: a Williams row (first-order carry-over balanced), its arms
+    // relabelled by a fresh random permutation each sample, so that every
+    // arm is exchangeable with every other under carry-over of any order (a
+    // fixed design balances only the first order: seen here, an A/A pair
+    // read 1.02 when a third arm running the same routine sat at a
+    // different second-order distance from each).
     let orders = balanced_orders(arms.len());
-    // The baseline runs first in the first sample so later arms can be
-    // checked against its checksum from the start.
-    let orders: Vec<Vec<usize>> = {
-        let mut o = orders;
-        let first = o.iter().position(|r| r[0] == base_arm).unwrap_or(0);
-        o.rotate_left(first);
-        o
-    };
+    let mut rng = engine::rng::Rng::new(0x0ABB_A0DE);
+    let mut label: Vec<usize> = (0..arms.len()).collect();
+    let mut order = vec![0usize; arms.len()];
     let mut row = 0usize;
-    for round in 0..total {
+    let mut first = true;
+    let mut round = 0;
+    while round < total {
         let keep = round >= plan.warmup_rounds;
+        if keep && kept_since.is_none() {
+            kept_since = Some(std::time::Instant::now());
+        }
         for ((w, res), dbl) in workloads.iter_mut().zip(out.iter_mut()).zip(doubled.iter_mut()) {
             // One untimed pass of each arm: caches and predictors see every
             // arm's code and data before any sample of this visit.
@@ -276,8 +289,20 @@ pub fn run<I: Clone, M: Measurement>(
             }
             let calls = res.calls_per_sample as f64;
             for _ in 0..w.samples_per_round {
-                // Successive samples walk through the balanced orders.
-                for &i in &orders[row % orders.len()] {
+                for j in (1..label.len()).rev() {
+                    label.swap(j, rng.index(j + 1));
+                }
+                for (o, &a) in order.iter_mut().zip(&orders[row % orders.len()]) {
+                    *o = label[a];
+                }
+                if first {
+                    // The baseline runs first once, so every other arm's
+                    // checksum can be checked against it from the start.
+                    let at = order.iter().position(|&i| i == base_arm).expect("baseline in order");
+                    order.swap(0, at);
+                    first = false;
+                }
+                for &i in &order {
                     let inputs = if arms[i].doubled { &mut dbl[..] } else { &mut w.inputs[..] };
                     let (t, sum) = time_batch(m, arms[i].routine, inputs, res.reps);
                     buf[i].push((t - fixed_overhead) / calls);
@@ -306,7 +331,18 @@ pub fn run<I: Clone, M: Measurement>(
                 }
             }
         }
-        progress(round + 1, total);
+        round += 1;
+        // With a budget: after a few kept rounds, set the total so the kept
+        // rounds fill it (never fewer than the planned rounds).
+        if let (Some(budget), Some(t0)) = (plan.budget_s, kept_since) {
+            let kept = round - plan.warmup_rounds;
+            if kept == plan.rounds.clamp(1, 5) {
+                let per_round = t0.elapsed().as_secs_f64() / kept as f64;
+                let want = (budget / per_round.max(1e-9)) as usize;
+                total = plan.warmup_rounds + want.clamp(plan.rounds, 20 * plan.rounds);
+            }
+        }
+        progress(round, total);
     }
     Ok(out)
 }
@@ -336,7 +372,7 @@ mod tests {
             Arm { name: "b".into(), routine: two, role: Role::Candidate, must_agree: true, doubled: false },
         ];
         let mut w = vec![Workload { label: "w".into(), inputs: vec![1u64, 2, 3], samples_per_round: 1 }];
-        let plan = Plan { rounds: 1, warmup_rounds: 0, min_sample: 1000.0, visit_warmup: true };
+        let plan = Plan { rounds: 1, budget_s: None, warmup_rounds: 0, min_sample: 1000.0, visit_warmup: true };
         let e = run(&MonotonicNanos, 0.0, &arms, &mut w, &plan, |_, _| {}).unwrap_err();
         assert_eq!(e, RunError::Disagree { workload: "w".into(), arm: "b".into(), baseline: 6, got: 12 });
         let mut empty = vec![Workload::<u64> { label: "e".into(), inputs: vec![], samples_per_round: 1 }];
@@ -400,7 +436,7 @@ mod tests {
             Workload { label: "w1".into(), inputs: vec![1u64, 2, 3], samples_per_round: 3 },
             Workload { label: "w2".into(), inputs: vec![5u64], samples_per_round: 2 },
         ];
-        let plan = Plan { rounds: 4, warmup_rounds: 2, min_sample: 2000.0, visit_warmup: true };
+        let plan = Plan { rounds: 4, budget_s: None, warmup_rounds: 2, min_sample: 2000.0, visit_warmup: true };
         let mut seen = Vec::new();
         let r = run(&MonotonicNanos, 0.0, &arms, &mut w, &plan, |d, t| seen.push((d, t))).unwrap();
         assert_eq!(seen.last(), Some(&(6, 6)));
@@ -411,5 +447,12 @@ mod tests {
         assert_eq!(r[0].arms[1].checksum, 12);
         assert_eq!(r[0].calls_per_sample, 3 * r[0].reps);
         assert!(r[0].reps >= 1);
+        // A budget stretches the run to fill it, within 1x..20x the rounds.
+        let budget = Plan { rounds: 3, budget_s: Some(0.05), warmup_rounds: 0, min_sample: 2000.0, visit_warmup: true };
+        let t = std::time::Instant::now();
+        let r = run(&MonotonicNanos, 0.0, &arms, &mut w, &budget, |_, _| {}).unwrap();
+        let kept = r[0].arms[0].round_medians.len();
+        assert!((3..=60).contains(&kept), "{kept}");
+        assert!(kept == 60 || t.elapsed().as_secs_f64() >= 0.03, "stopped early: {kept} rounds");
     }
 }

@@ -39,6 +39,8 @@ pub struct Context {
     /// Open hardware counters, when the machine has them.
     pub counters: RefCell<Option<Counters>>,
     pub progress: bool,
+    /// A `--quick` smoke run.
+    pub quick: bool,
 }
 
 /// One implementation of the routine.
@@ -129,6 +131,7 @@ pub fn measure<I: Clone>(
 ) -> Result<(Vec<WorkloadRounds>, f64), String> {
     let bar = if ctx.progress {
         let b = ProgressBar::new((plan.rounds + plan.warmup_rounds) as u64);
+        let b = b.with_finish(indicatif::ProgressFinish::AndClear);
         b.set_style(
             ProgressStyle::with_template("{prefix:>14} [{bar:30}] {pos}/{len} rounds {elapsed_precise} eta {eta}")
                 .expect("valid template")
@@ -140,7 +143,10 @@ pub fn measure<I: Clone>(
         ProgressBar::hidden()
     };
     let fixed = ctx.clock_info.fixed_overhead;
-    let tick = |d: usize, _t: usize| bar.set_position(d as u64);
+    let tick = |d: usize, t: usize| {
+        bar.set_length(t as u64);
+        bar.set_position(d as u64);
+    };
     let result = match ctx.clock {
         Clock::Tsc(m) => go(&m, fixed, arms, workloads, plan, tick),
         Clock::Monotonic(m) => go(&m, fixed, arms, workloads, plan, tick),

@@ -117,11 +117,16 @@ fn spec(bulk: bool) -> Spec<Problem> {
 }
 
 fn run(ctx: &Context, bulk: bool) -> Result<BenchReport, String> {
-    let quick = ctx.plan.rounds < 20;
+    let quick = ctx.quick;
     let spec = spec(bulk);
     // A run of seconds needs no batching; a few rounds give an interval.
-    let plan =
-        Plan { rounds: if quick { 2 } else { perft_rounds() }, warmup_rounds: 0, min_sample: 0.0, visit_warmup: false };
+    let plan = Plan {
+        rounds: if quick { 2 } else { perft_rounds() },
+        budget_s: None,
+        warmup_rounds: 0,
+        min_sample: 0.0,
+        visit_warmup: false,
+    };
     let arms = boardbench::suite::arms_of(&spec, false);
     let mut kinds = Vec::new();
     let mut workloads = Vec::new();
