@@ -6,7 +6,9 @@
 //!
 //! Two ratios are computed. The primary one compares *floors*: the 10th
 //! percentile of all of an arm's samples, pooled over rounds, with rounds
-//! resampled as blocks (paired: the same rounds for both arms). On a shared
+//! resampled in blocks of consecutive rounds (circular block bootstrap:
+//! interference lasts longer than a round, so rounds are not independent;
+//! paired: the same rounds for both arms). On a shared
 //! VM a noisy neighbour slows whole stretches of milliseconds (seen here:
 //! magic lookups 3-6x slower, the ray walk 1.4x, for 70% of the time), so a
 //! median lands in whichever regime dominates that run, and ratios of
@@ -157,6 +159,26 @@ fn pooled_quantile(rounds: &[Vec<f64>], pick: impl Iterator<Item = usize>, q: f6
     quantile_mut(buf, q)
 }
 
+/// Block length of the circular block bootstrap over `n` rounds: n^(1/3),
+/// so that interference lasting a few rounds stays inside one block.
+pub fn block_len(n: usize) -> usize {
+    ((n as f64).cbrt().round() as usize).clamp(1, n.max(1))
+}
+
+/// Fill `pick` with round indices: consecutive blocks of `block_len(n)`
+/// rounds (wrapping around) starting at random rounds.
+fn pick_blocks(pick: &mut [usize], n: usize, rng: &mut Rng) {
+    let b = block_len(n);
+    let mut i = 0;
+    while i < pick.len() {
+        let start = rng.index(n);
+        for k in 0..b.min(pick.len() - i) {
+            pick[i + k] = (start + k) % n;
+        }
+        i += b;
+    }
+}
+
 /// Floor of one arm with a block-bootstrap interval over rounds.
 pub fn floor(rounds: &[Vec<f64>]) -> (f64, [f64; 2]) {
     let n = rounds.len();
@@ -166,9 +188,7 @@ pub fn floor(rounds: &[Vec<f64>]) -> (f64, [f64; 2]) {
     let mut pick = vec![0usize; n];
     let mut v: Vec<f64> = (0..FLOOR_RESAMPLES)
         .map(|_| {
-            for p in pick.iter_mut() {
-                *p = rng.index(n);
-            }
+            pick_blocks(&mut pick, n, &mut rng);
             pooled_quantile(rounds, pick.iter().copied(), FLOOR_QUANTILE, &mut buf)
         })
         .collect();
@@ -188,9 +208,7 @@ pub fn floor_ratio(baseline: &[Vec<f64>], arm: &[Vec<f64>]) -> Ratio {
     let mut pick = vec![0usize; n];
     let mut v: Vec<f64> = (0..FLOOR_RESAMPLES)
         .map(|_| {
-            for p in pick.iter_mut() {
-                *p = rng.index(n);
-            }
+            pick_blocks(&mut pick, n, &mut rng);
             pooled_quantile(arm, pick.iter().copied(), FLOOR_QUANTILE, &mut buf)
                 / pooled_quantile(baseline, pick.iter().copied(), FLOOR_QUANTILE, &mut buf)
         })
@@ -410,6 +428,14 @@ mod tests {
         assert!(paired_ratio(&med(&base), &med(&arm)).estimate > 1.0);
         let (f, iv) = floor(&base);
         assert!(iv[0] <= f && f <= iv[1] && (f - 100.0).abs() < 1.0, "{f} {iv:?}");
+        assert_eq!(block_len(1), 1);
+        assert_eq!(block_len(125), 5);
+        assert_eq!(block_len(400), 7);
+        let mut rng = Rng::new(1);
+        let mut pick = vec![0; 10];
+        pick_blocks(&mut pick, 10, &mut rng);
+        // Blocks of 2 consecutive rounds (mod 10).
+        assert!(pick.chunks(2).all(|c| c[1] == (c[0] + 1) % 10), "{pick:?}");
         let mut q = vec![5.0, 1.0, 4.0, 2.0, 3.0];
         assert_eq!(quantile_mut(&mut q, 0.5), 3.0);
         assert_eq!(quantile_mut(&mut q, 0.125), 1.5);

@@ -73,7 +73,7 @@ pub fn run_table(r: &RunReport) -> String {
         m.clock.tsc_mhz.map(|f| format!(" at {f:.0} MHz")).unwrap_or_default(),
         m.clock.granularity,
         m.clock.fixed_overhead,
-        m.clock.cycles_per_unit.map(|c| format!(", {c:.3} core cycles per {}", m.clock.unit)).unwrap_or_default(),
+        m.clock.cycles_per_unit.map(|c| format!(", {c:.3} core cycles per {} unit", m.clock.kind)).unwrap_or_default(),
         m.pinning.pinned,
         m.pinning.core.map(|c| c.to_string()).unwrap_or_else(|| "-".into()),
         m.pinning.realtime,
