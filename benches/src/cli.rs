@@ -73,7 +73,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..))]
     pub per_bucket: u32,
     /// Positions per men count on the correlation ladder (3..32 men).
-    #[arg(long, value_name = "N", default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
     pub per_count: u32,
     /// Seed of the position selection.
     #[arg(long, value_name = "S", default_value_t = Sizes::default().seed)]
@@ -114,7 +114,7 @@ impl RunArgs {
             seconds: None,
             min_sample_us: 10.0,
             per_bucket: 256,
-            per_count: 32,
+            per_count: 64,
             seed: Sizes::default().seed,
             clock: ClockArg::Tsc,
             cycles: false,

@@ -175,7 +175,7 @@ pub struct Sizes {
 
 impl Default for Sizes {
     fn default() -> Self {
-        Sizes { per_bucket: 256, per_count: 32, seed: 0xDE_5171 }
+        Sizes { per_bucket: 256, per_count: 64, seed: 0xDE_5171 }
     }
 }
 

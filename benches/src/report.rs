@@ -150,6 +150,11 @@ pub struct ControlCheck {
     pub expected: f64,
     /// Relative tolerance the interval must lie within.
     pub tolerance: f64,
+    /// Confidence level of `ratio.interval`: 95% shared by the benchmark's
+    /// checks of this kind (Bonferroni: 1 - 0.05/m for m buckets), so that
+    /// a correct run passes all of them 95% of the time, not 0.95^m.
+    #[serde(default)]
+    pub level: f64,
     pub ratio: Ratio,
     pub pass: bool,
 }
@@ -342,6 +347,7 @@ pub(crate) mod tests {
                     arm: "old (A/A)".into(),
                     expected: 1.0,
                     tolerance: 0.01,
+                    level: 0.95,
                     ratio: Ratio { estimate: 1.0, interval: [0.999, 1.001] },
                     pass: true,
                 }],

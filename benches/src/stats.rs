@@ -196,9 +196,14 @@ pub fn floor(rounds: &[Vec<f64>]) -> (f64, [f64; 2]) {
     (est, [quantile_sorted(&v, 0.025), quantile_sorted(&v, 0.975)])
 }
 
-/// Ratio of floors, arm over baseline, with a paired block-bootstrap
+/// Ratio of floors, arm over baseline, with a paired block-bootstrap 95%
 /// interval (the same resampled rounds for both arms).
 pub fn floor_ratio(baseline: &[Vec<f64>], arm: &[Vec<f64>]) -> Ratio {
+    floor_ratio_at(baseline, arm, 0.95)
+}
+
+/// As [`floor_ratio`], with the interval at `level`.
+pub fn floor_ratio_at(baseline: &[Vec<f64>], arm: &[Vec<f64>], level: f64) -> Ratio {
     assert_eq!(baseline.len(), arm.len(), "rounds must pair");
     let n = baseline.len();
     let mut buf = Vec::new();
@@ -214,7 +219,8 @@ pub fn floor_ratio(baseline: &[Vec<f64>], arm: &[Vec<f64>]) -> Ratio {
         })
         .collect();
     sort(&mut v);
-    Ratio { estimate: est, interval: [quantile_sorted(&v, 0.025), quantile_sorted(&v, 0.975)] }
+    let tail = (1.0 - level) / 2.0;
+    Ratio { estimate: est, interval: [quantile_sorted(&v, tail), quantile_sorted(&v, 1.0 - tail)] }
 }
 
 /// Compare two arms measured in the same rounds: the per-round statistic of

@@ -251,18 +251,21 @@ pub fn build_report<I>(
                         }
                     })
                     .collect();
-                for ar in &arm_reports {
+                let family = kinds.iter().filter(|k| !matches!(k, Kind::Rung(_))).count().max(1);
+                let level = 1.0 - 0.05 / family as f64;
+                for (i, ar) in arm_reports.iter().enumerate() {
                     let (expected, tolerance) = match ar.role {
                         Role::AaControl => (1.0, AA_TOLERANCE),
                         Role::KnownDouble => (2.0, DOUBLE_TOLERANCE),
                         _ => continue,
                     };
-                    let ratio = ar.ratio.expect("controls are not the baseline");
+                    let ratio = stats::floor_ratio_at(&r.arms[base].round_samples, &r.arms[i].round_samples, level);
                     controls.push(ControlCheck {
                         bucket: name.clone(),
                         arm: ar.arm.clone(),
                         expected,
                         tolerance,
+                        level,
                         // A/A: the interval holds 1 and lies within 1 ± 1%;
                         // x2: it lies within 2 ± 2%.
                         pass: ratio.within(expected, tolerance)

@@ -47,12 +47,13 @@ pub fn bench_table(b: &BenchReport) -> String {
     for c in &b.controls {
         let _ = writeln!(
             s,
-            "  control {:<11} {:<22} {:.4} [{:.4}, {:.4}] expected {:.2} ± {:.0}%: {}",
+            "  control {:<11} {:<22} {:.4} [{:.4}, {:.4}]{} expected {:.2} ± {:.0}%: {}",
             c.bucket,
             c.arm,
             c.ratio.estimate,
             c.ratio.interval[0],
             c.ratio.interval[1],
+            if (c.level - 0.95).abs() > 1e-9 { format!(" ({:.1}%)", c.level * 100.0) } else { String::new() },
             c.expected,
             c.tolerance * 100.0,
             if c.pass { "PASS" } else { "FAIL" }
