@@ -1,7 +1,7 @@
 //! `cargo bench --bench perft`: perft nodes per second of the mailbox and
 //! bitboard (magic, PEXT) generators, bulk and non-bulk, against cozy-chess
 //! on startpos d6 and Kiwipete d5, interleaved in one run; ratios ours/cozy.
-//! Several minutes (`BOARDBENCH_PERFT_ROUNDS`, default 3); `-- --quick`
+//! About five minutes here (`BOARDBENCH_PERFT_ROUNDS`, default 5); `-- --quick`
 //! runs startpos d4 and Kiwipete d3.
 
 mod common;

@@ -176,9 +176,9 @@ fn run(ctx: &Context, bulk: bool) -> Result<BenchReport, String> {
 }
 
 /// Rounds of the full-depth perft job (each round runs every arm once on
-/// both positions: minutes). `BOARDBENCH_PERFT_ROUNDS` overrides.
+/// both positions: minutes). `BOARDBENCH_PERFT_ROUNDS` overrides (default 5).
 fn perft_rounds() -> usize {
-    std::env::var("BOARDBENCH_PERFT_ROUNDS").ok().and_then(|v| v.parse().ok()).filter(|&n| n >= 1).unwrap_or(3)
+    std::env::var("BOARDBENCH_PERFT_ROUNDS").ok().and_then(|v| v.parse().ok()).filter(|&n| n >= 1).unwrap_or(5)
 }
 
 pub const BULK: Entry = Entry {
