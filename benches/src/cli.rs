@@ -330,7 +330,8 @@ pub fn execute(args: &RunArgs, entries: &[&Entry], argv: Vec<String>) -> Result<
         if !args.no_plots {
             std::fs::create_dir_all(&plot_dir).map_err(|err| format!("cannot create {}: {err}", plot_dir.display()))?;
             let files = plots_for(&b, &plot_dir)?;
-            b.plots = files.iter().map(|p| p.display().to_string()).collect();
+            // Relative to the JSON's directory, so a results folder can move.
+            b.plots = files.iter().map(|p| p.strip_prefix(&out).unwrap_or(p).display().to_string()).collect();
             plots.extend(files);
         }
         benches.push(b);

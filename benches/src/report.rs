@@ -96,7 +96,7 @@ pub struct BenchReport {
     pub ladder: Vec<Rung>,
     pub correlations: Vec<Correlation>,
     pub controls: Vec<ControlCheck>,
-    /// Plot files written for this benchmark.
+    /// Plot files written for this benchmark, relative to the JSON's directory.
     pub plots: Vec<String>,
 }
 

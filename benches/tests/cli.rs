@@ -80,7 +80,8 @@ fn quick_run_writes_json_and_plots() {
         }
         assert_eq!(b.plots.len(), 4);
         for p in &b.plots {
-            let meta = std::fs::metadata(p).unwrap();
+            assert!(Path::new(p).is_relative(), "{p}");
+            let meta = std::fs::metadata(dir.path().join(p)).unwrap();
             assert!(meta.len() > 1000, "{p}");
         }
         assert!(b.plots.iter().any(|p| Path::new(p).extension().is_some_and(|e| e == "png")));
