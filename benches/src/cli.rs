@@ -63,7 +63,7 @@ pub struct RunArgs {
     /// least 60; --quick: at least 8).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..))]
     pub rounds: Option<u32>,
-    /// Seconds of kept rounds per benchmark [default: 25, --quick: 2].
+    /// Seconds of kept rounds per benchmark [default: 25, --quick: 5].
     #[arg(long, value_name = "S", value_parser = clap::value_parser!(u32).range(1..))]
     pub seconds: Option<u32>,
     /// Minimum length of a timed sample in µs (DESIGN §5: at least 10).
@@ -294,7 +294,7 @@ pub fn execute(args: &RunArgs, entries: &[&Entry], argv: Vec<String>) -> Result<
     let budget = match (args.rounds, args.seconds) {
         (Some(_), None) => None,
         (_, Some(s)) => Some(f64::from(s)),
-        (None, None) => Some(if args.quick { 2.0 } else { 25.0 }),
+        (None, None) => Some(if args.quick { 5.0 } else { 25.0 }),
     };
     let plan = Plan {
         rounds,
