@@ -1,0 +1,396 @@
+//! The command line shared by the `boardbench` binary and the `cargo bench`
+//! targets: options, and the orchestration of a run — check the output
+//! directory, choose positions, pin, characterise the clock, open counters,
+//! run each benchmark, plot, write the JSON atomically, print the table.
+
+use crate::benchmarks;
+use crate::counters::Counters;
+use crate::density::{self, PositionSet, Sizes};
+use crate::measurement::{Measurement, MonotonicNanos, TscTicks};
+use crate::pin;
+use crate::plot::{self, Bar, Series};
+use crate::report::{self, BenchReport, Metadata, PositionsInfo, RunReport, Settings, SCHEMA};
+use crate::runner::{Plan, Role};
+use crate::suite::{Clock, Context, Entry};
+use crate::sysinfo;
+use crate::table;
+use crate::tsc::{self, ClockInfo};
+use clap::{Args, ValueEnum};
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The workspace root this crate was built in.
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("benches/ has a parent").to_path_buf()
+}
+
+/// Default positions directory.
+pub fn default_positions_dir() -> PathBuf {
+    workspace_root().join("positions")
+}
+
+/// Default output directory (git-ignored).
+pub fn default_out_dir() -> PathBuf {
+    workspace_root().join("results").join("runs")
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ClockArg {
+    /// The time-stamp counter (falls back to monotonic where there is none).
+    Tsc,
+    /// std::time::Instant, in nanoseconds.
+    Monotonic,
+}
+
+/// Options of every measuring command.
+#[derive(Args, Clone, Debug)]
+pub struct RunArgs {
+    /// A short smoke run (under a minute for everything): fewer rounds.
+    #[arg(long)]
+    pub quick: bool,
+    /// Take every position from this EPD (or Lichess-puzzle CSV) file
+    /// instead of the default real-game files in positions/.
+    #[arg(long, value_name = "FILE")]
+    pub positions: Option<PathBuf>,
+    /// Directory for the JSON result and plots [default: results/runs].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Pin the measuring thread to core N [default: the last core].
+    #[arg(long, value_name = "N")]
+    pub core: Option<usize>,
+    /// Kept rounds, exactly (default: as many as fit in --seconds, at
+    /// least 60; --quick: at least 8).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..))]
+    pub rounds: Option<u32>,
+    /// Seconds of kept rounds per benchmark [default: 25, --quick: 5].
+    #[arg(long, value_name = "S", value_parser = clap::value_parser!(u32).range(1..))]
+    pub seconds: Option<u32>,
+    /// Minimum length of a timed sample in µs (DESIGN §5: at least 10).
+    #[arg(long, value_name = "US", default_value_t = 10.0)]
+    pub min_sample_us: f64,
+    /// Positions per density bucket.
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..))]
+    pub per_bucket: u32,
+    /// Positions per men count on the correlation ladder (3..32 men).
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
+    pub per_count: u32,
+    /// Seed of the position selection.
+    #[arg(long, value_name = "S", default_value_t = Sizes::default().seed)]
+    pub seed: u64,
+    /// Clock to time samples with.
+    #[arg(long, value_enum, default_value = "tsc")]
+    pub clock: ClockArg,
+    /// Also calibrate core cycles per clock unit (dependent add chain,
+    /// N vs 2N) and report costs in core cycles too.
+    #[arg(long)]
+    pub cycles: bool,
+    /// Skip the plots.
+    #[arg(long)]
+    pub no_plots: bool,
+    /// Keep every other core idle while measuring (a real-time pause loop on
+    /// each): no other process runs during the run. Needs real time.
+    #[arg(long)]
+    pub exclusive: bool,
+    /// Do not ask for real-time (SCHED_FIFO) scheduling of the measuring
+    /// thread (by default asked for; refused quietly where not permitted).
+    #[arg(long)]
+    pub no_realtime: bool,
+    /// Exit with status 3 when a control (A/A within 1 ± 1%, x2 within
+    /// 2 ± 2%) fails.
+    #[arg(long)]
+    pub strict: bool,
+}
+
+impl RunArgs {
+    /// The defaults, as `cargo bench` uses them.
+    pub fn defaults() -> RunArgs {
+        RunArgs {
+            quick: false,
+            positions: None,
+            out: None,
+            core: None,
+            rounds: None,
+            seconds: None,
+            min_sample_us: 10.0,
+            per_bucket: 256,
+            per_count: 64,
+            seed: Sizes::default().seed,
+            clock: ClockArg::Tsc,
+            cycles: false,
+            no_plots: false,
+            no_realtime: false,
+            exclusive: false,
+            strict: false,
+        }
+    }
+}
+
+/// What a finished run produced.
+pub struct Outcome {
+    pub report: RunReport,
+    pub json: PathBuf,
+    pub plots: Vec<PathBuf>,
+    pub controls_failed: usize,
+}
+
+/// Resolve benchmark names against the registry and `extra` entries.
+pub fn resolve<'a>(names: &[String], extra: &'a [Entry]) -> Result<Vec<&'a Entry>, String>
+where
+    'static: 'a,
+{
+    let mut out = Vec::new();
+    for n in names {
+        let found = benchmarks::REGISTRY.iter().chain(extra).find(|e| e.name == n);
+        match found {
+            Some(e) => out.push(e),
+            None => {
+                let known: Vec<&str> = benchmarks::REGISTRY.iter().chain(extra).map(|e| e.name).collect();
+                return Err(format!("unknown benchmark {n:?} (known: {})", known.join(", ")));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn select_positions(args: &RunArgs) -> Result<PositionSet, String> {
+    let sizes = Sizes { per_bucket: args.per_bucket as usize, per_count: args.per_count as usize, seed: args.seed };
+    let set = match &args.positions {
+        Some(file) => density::select(std::slice::from_ref(file), None, sizes),
+        None => {
+            let dir = default_positions_dir();
+            let fill = dir.join(density::DERIVED_FILE);
+            density::select(&density::default_sources(&dir), Some(&fill), sizes)
+        }
+    };
+    set.map_err(|e| e.to_string())
+}
+
+fn clock_facts<M: Measurement>(m: &M, tsc_mhz: Option<f64>, cycles: bool, reason: Option<String>) -> ClockInfo {
+    ClockInfo {
+        kind: m.name().to_string(),
+        unit: m.unit().to_string(),
+        fallback_reason: reason,
+        tsc_mhz,
+        granularity: tsc::granularity(m),
+        fixed_overhead: tsc::fixed_overhead(m),
+        cycles_per_unit: cycles.then(|| tsc::cycles_per_unit(m)),
+    }
+}
+
+fn plots_for(b: &BenchReport, dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    let shown: Vec<usize> = b
+        .arms
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| matches!(a.role, Role::Baseline | Role::Candidate))
+        .map(|(i, _)| i)
+        .collect();
+    if !b.ladder.is_empty() {
+        let series: Vec<Series> = shown
+            .iter()
+            .map(|&i| {
+                let name = &b.arms[i].name;
+                let c = b.correlations.iter().find(|c| &c.arm == name);
+                Series {
+                    name: name.clone(),
+                    points: b.ladder.iter().map(|r| (f64::from(r.men), r.cost[i])).collect(),
+                    fit: c.map(|c| (c.slope, c.intercept)),
+                    r: c.map(|c| c.pearson_r),
+                }
+            })
+            .collect();
+        files.extend(plot::cost_vs_men(
+            &dir.join(format!("{}-men", b.name)),
+            &format!("{}: cost vs men on the board", b.name),
+            &b.unit,
+            &series,
+        )?);
+    }
+    if !b.buckets.is_empty() {
+        let groups: Vec<String> = b.buckets.iter().map(|k| k.bucket.clone()).collect();
+        let names: Vec<String> = shown.iter().map(|&i| b.arms[i].name.clone()).collect();
+        let bars: Vec<Vec<Bar>> = b
+            .buckets
+            .iter()
+            .map(|k| {
+                shown
+                    .iter()
+                    .map(|&i| {
+                        let s = &k.arms[i].summary;
+                        Bar { value: s.floor, interval: s.floor_interval }
+                    })
+                    .collect()
+            })
+            .collect();
+        files.extend(plot::bucket_bars(
+            &dir.join(format!("{}-buckets", b.name)),
+            &format!("{}: floor (10th percentile) per bucket, 95% interval", b.name),
+            &b.unit,
+            &groups,
+            &names,
+            &bars,
+        )?);
+    }
+    Ok(files)
+}
+
+/// Run `entries` with `args`; `argv` is recorded as the command line.
+pub fn execute(args: &RunArgs, entries: &[&Entry], argv: Vec<String>) -> Result<Outcome, String> {
+    let started = Instant::now();
+    let date_secs = sysinfo::now_secs();
+    let load_start = sysinfo::load_average();
+    if !(args.min_sample_us > 0.0 && args.min_sample_us.is_finite()) {
+        return Err(format!("--min-sample-us {}: must be a positive number", args.min_sample_us));
+    }
+    let out = args.out.clone().unwrap_or_else(default_out_dir);
+    report::check_writable(&out).map_err(|e| format!("output directory: {e}"))?;
+    let set = select_positions(args)?;
+    let mut pinning = pin::pin(args.core)?;
+    if !pinning.pinned {
+        eprintln!("boardbench: warning: not pinned ({}); results are noisier", pinning.detail);
+    }
+    if !args.no_realtime {
+        (pinning.realtime, pinning.realtime_detail) = pin::go_realtime();
+        if !pinning.realtime {
+            eprintln!("boardbench: warning: not real-time ({}); results are noisier", pinning.realtime_detail);
+        }
+    }
+    // Leave real time however this function returns.
+    struct Normal(bool);
+    impl Drop for Normal {
+        fn drop(&mut self) {
+            if self.0 {
+                pin::leave_realtime();
+            }
+        }
+    }
+    let _normal = Normal(pinning.realtime);
+    let exclusive =
+        (args.exclusive && pinning.realtime).then(|| pin::Exclusive::hold_all_but(pinning.core.unwrap_or(0)));
+    if let Some(x) = &exclusive {
+        eprintln!("boardbench: holding cores {:?} idle while measuring (--exclusive)", x.held);
+    }
+
+    let tsc = match args.clock {
+        ClockArg::Tsc => TscTicks::new().map_err(Some),
+        ClockArg::Monotonic => Err(None),
+    };
+    let (clock, clock_info) = match tsc {
+        Ok(t) => {
+            let mhz = tsc::tsc_mhz(Duration::from_millis(20));
+            (Clock::Tsc(t), clock_facts(&t, Some(mhz), args.cycles, None))
+        }
+        Err(reason) => {
+            if let Some(r) = &reason {
+                eprintln!("boardbench: TSC unusable ({r}); using the monotonic clock");
+            }
+            (Clock::Monotonic(MonotonicNanos), clock_facts(&MonotonicNanos, None, args.cycles, reason))
+        }
+    };
+    let units_per_us = clock_info.tsc_mhz.unwrap_or(1000.0);
+    let rounds = args.rounds.map(|r| r as usize).unwrap_or(if args.quick { 8 } else { 60 });
+    let budget = match (args.rounds, args.seconds) {
+        (Some(_), None) => None,
+        (_, Some(s)) => Some(f64::from(s)),
+        (None, None) => Some(if args.quick { 5.0 } else { 25.0 }),
+    };
+    let plan = Plan {
+        rounds,
+        budget_s: budget,
+        warmup_rounds: if args.quick { 2 } else { 6 },
+        min_sample: args.min_sample_us * units_per_us,
+        visit_warmup: true,
+    };
+    let opened = Counters::open();
+    let counter_status = Counters::status(&opened);
+    let ctx = Context {
+        clock,
+        clock_info: clock_info.clone(),
+        plan,
+        bucket_samples: if args.quick { 5 } else { 9 },
+        ladder_samples: if args.quick { 1 } else { 2 },
+        counters: RefCell::new(opened.ok()),
+        progress: true,
+        quick: args.quick,
+    };
+    let (commit, dirty) = sysinfo::git_state(&workspace_root());
+    let run_id = format!(
+        "{}-{}",
+        sysinfo::iso8601(date_secs).replace([':', '-'], ""),
+        commit.as_deref().map(|c| &c[..c.len().min(10)]).unwrap_or("nogit")
+    );
+    let plot_dir = out.join(&run_id);
+    let mut benches = Vec::new();
+    let mut plots = Vec::new();
+    for e in entries {
+        eprintln!("boardbench: {} — {}", e.name, e.about);
+        let mut b = (e.run)(&ctx, &set).map_err(|err| format!("{}: {err}", e.name))?;
+        if !args.no_plots {
+            std::fs::create_dir_all(&plot_dir).map_err(|err| format!("cannot create {}: {err}", plot_dir.display()))?;
+            let files = plots_for(&b, &plot_dir)?;
+            // Relative to the JSON's directory, so a results folder can move.
+            b.plots = files.iter().map(|p| p.strip_prefix(&out).unwrap_or(p).display().to_string()).collect();
+            plots.extend(files);
+        }
+        benches.push(b);
+    }
+    let report = RunReport {
+        schema: SCHEMA.to_string(),
+        metadata: Metadata {
+            boardbench_version: env!("CARGO_PKG_VERSION").to_string(),
+            git_commit: commit,
+            git_dirty: dirty,
+            rustc: sysinfo::rustc_version().to_string(),
+            cpu_model: sysinfo::cpu_model(),
+            cpu_flags: sysinfo::cpu_flags(),
+            cpus: sysinfo::cpu_count(),
+            clock: clock_info,
+            pinning,
+            load_average_start: load_start,
+            load_average_end: sysinfo::load_average(),
+            date: sysinfo::iso8601(date_secs),
+            duration_s: started.elapsed().as_secs_f64(),
+            command_line: argv,
+            counters: counter_status,
+        },
+        settings: Settings {
+            quick: args.quick,
+            plan,
+            min_sample_us: args.min_sample_us,
+            bucket_samples_per_round: ctx.bucket_samples,
+            ladder_samples_per_round: ctx.ladder_samples,
+        },
+        positions: PositionsInfo {
+            sources: set.sources.clone(),
+            per_bucket: args.per_bucket as usize,
+            per_count: args.per_count as usize,
+            seed: args.seed,
+            derived_used: set.derived_used,
+        },
+        benchmarks: benches,
+    };
+    let json = out.join(format!("{run_id}.json"));
+    report::write_report(&json, &report).map_err(|e| e.to_string())?;
+    report::write_report(&out.join("latest.json"), &report).map_err(|e| e.to_string())?;
+    let controls_failed = report.controls().filter(|(_, c)| !c.pass).count();
+    Ok(Outcome { report, json, plots, controls_failed })
+}
+
+/// Print the table and where things went; the exit status for the outcome.
+pub fn finish(outcome: &Outcome, strict: bool) -> i32 {
+    println!("{}", table::run_table(&outcome.report));
+    println!("JSON:  {}", outcome.json.display());
+    if let Some(dir) = outcome.plots.first().and_then(|p| p.parent()) {
+        println!("plots: {} ({} files)", dir.display(), outcome.plots.len());
+    }
+    println!("took {:.1} s", outcome.report.metadata.duration_s);
+    if outcome.controls_failed > 0 {
+        eprintln!("boardbench: {} control(s) outside their bounds (see the table)", outcome.controls_failed);
+        if strict {
+            return 3;
+        }
+    }
+    0
+}

@@ -1,0 +1,120 @@
+//! `boardbench`: run the measurement suite from the command line.
+//!
+//! Every bad input (missing or unreadable positions file, a file with an
+//! empty bucket, an unwritable output directory, an unknown benchmark, bad
+//! flags) ends with one line on stderr and a non-zero exit, never a panic.
+
+use boardbench::cli::{self, RunArgs};
+use boardbench::{benchmarks, density};
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "boardbench", version, about = "Old-vs-new cycle measurement of the engine's migrated routines")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Slider attacks: 0x88 ray walk vs magic vs PEXT.
+    Sliderbench(RunArgs),
+    /// Legal move generation: mailbox vs bitboard.
+    Movegenbench(RunArgs),
+    /// Every registered benchmark.
+    All(RunArgs),
+    /// The named benchmarks, in order.
+    Run {
+        /// Benchmark names (see `boardbench list`).
+        #[arg(required = true)]
+        names: Vec<String>,
+        #[command(flatten)]
+        args: RunArgs,
+    },
+    /// List the registered benchmarks.
+    List,
+    /// Regenerate positions/derived_low_men.epd: ladder positions for men
+    /// counts the real-game files lack, by seeded capture playouts.
+    DerivePositions {
+        /// Output file.
+        #[arg(long, default_value_os_t = cli::default_positions_dir().join(density::DERIVED_FILE))]
+        out: PathBuf,
+        /// Positions per men count.
+        #[arg(long, default_value_t = 64)]
+        per_count: usize,
+        /// Playout seed.
+        #[arg(long, default_value_t = 0x10_3E11)]
+        seed: u64,
+    },
+}
+
+fn run(names: &[String], args: &RunArgs) -> Result<i32, String> {
+    let entries = cli::resolve(names, &[])?;
+    let outcome = cli::execute(args, &entries, std::env::args().collect())?;
+    Ok(cli::finish(&outcome, args.strict))
+}
+
+fn derive(out: &std::path::Path, per_count: usize, seed: u64) -> Result<i32, String> {
+    let dir = cli::default_positions_dir();
+    let sources = density::default_sources(&dir);
+    // Counts the real files hold fewer than `per_count` distinct positions of.
+    let mut have = std::collections::BTreeMap::<u32, std::collections::HashSet<String>>::new();
+    for p in &sources {
+        for r in density::read_source(p).map_err(|e| e.to_string())? {
+            have.entry(r.men).or_default().insert(r.text);
+        }
+    }
+    let counts: Vec<u32> =
+        (density::LADDER.0..=density::LADDER.1).filter(|c| have.get(c).map_or(0, |s| s.len()) < per_count).collect();
+    // Name sources relative to the repository, not this checkout's path.
+    let body = density::derive_low_men(&sources, &counts, per_count, seed)?
+        .replace(&format!("{}/", dir.display()), "positions/");
+    let text = format!(
+        "# Ladder positions for men counts {counts:?}, which the real-game files in positions/ hold\n\
+         # fewer than {per_count} of. Derived from real positions by seeded capture playouts;\n\
+         # regenerate with: cargo run --release -p boardbench -- derive-positions --per-count {per_count} --seed {seed:#x}\n{body}"
+    );
+    boardbench::report::write_atomic(out, text.as_bytes()).map_err(|e| e.to_string())?;
+    println!("wrote {} ({} positions for men counts {counts:?})", out.display(), body.lines().count());
+    Ok(0)
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) || !e.use_stderr() {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            // One line: clap's first line, without its "error: " prefix.
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("bad arguments").trim_start_matches("error: ");
+            eprintln!("boardbench: {first} (try --help)");
+            return ExitCode::from(2);
+        }
+    };
+    let result = match &cli.command {
+        Command::Sliderbench(a) => run(&["sliderbench".to_string()], a),
+        Command::Movegenbench(a) => run(&["movegenbench".to_string()], a),
+        Command::All(a) => run(&benchmarks::names().iter().map(|s| s.to_string()).collect::<Vec<_>>(), a),
+        Command::Run { names, args } => run(names, args),
+        Command::List => {
+            for e in benchmarks::REGISTRY {
+                println!("{:<16} {}", e.name, e.about);
+            }
+            Ok(0)
+        }
+        Command::DerivePositions { out, per_count, seed } => derive(out, *per_count, *seed),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code as u8),
+        Err(e) => {
+            eprintln!("boardbench: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,411 @@
+//! The JSON document of one run (serde): metadata that makes the numbers
+//! interpretable (commit and dirty flag, rustc, CPU model and flags, clock
+//! facts, pinning, load average, date, command line) and, per benchmark ×
+//! implementation × bucket, the sample count, median, MAD, interval and the
+//! ratio to the baseline arm with its interval. Written atomically: a temp
+//! file in the same directory, synced, then renamed over the target, so an
+//! interrupted run never destroys the last good result.
+
+use crate::counters::{CounterStatus, PerCall};
+use crate::pin::Pinning;
+use crate::runner::{Plan, Role};
+use crate::stats::{Correlation, Ratio, Summary};
+use crate::tsc::ClockInfo;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Bumped whenever a field changes meaning or disappears.
+pub const SCHEMA: &str = "boardbench.run/1";
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct RunReport {
+    pub schema: String,
+    pub metadata: Metadata,
+    pub settings: Settings,
+    pub positions: PositionsInfo,
+    pub benchmarks: Vec<BenchReport>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Metadata {
+    pub boardbench_version: String,
+    pub git_commit: Option<String>,
+    /// Tracked files modified relative to the commit.
+    pub git_dirty: Option<bool>,
+    pub rustc: String,
+    pub cpu_model: Option<String>,
+    pub cpu_flags: Vec<String>,
+    pub cpus: usize,
+    pub clock: ClockInfo,
+    pub pinning: Pinning,
+    /// 1, 5, 15 minute load averages at the start and at the end.
+    pub load_average_start: Option<[f64; 3]>,
+    pub load_average_end: Option<[f64; 3]>,
+    /// UTC, ISO 8601, at the start.
+    pub date: String,
+    pub duration_s: f64,
+    pub command_line: Vec<String>,
+    pub counters: CounterStatus,
+}
+
+/// How the run measured.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Settings {
+    pub quick: bool,
+    pub plan: Plan,
+    /// Minimum sample length in µs (the plan's `min_sample` is in clock units).
+    pub min_sample_us: f64,
+    pub bucket_samples_per_round: usize,
+    pub ladder_samples_per_round: usize,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PositionsInfo {
+    pub sources: Vec<String>,
+    pub per_bucket: usize,
+    pub per_count: usize,
+    pub seed: u64,
+    /// Ladder positions taken from the derived file.
+    pub derived_used: usize,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ArmInfo {
+    pub name: String,
+    pub role: Role,
+}
+
+/// One benchmark.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct BenchReport {
+    pub name: String,
+    pub about: String,
+    /// What one call does.
+    pub call: String,
+    /// Unit of every cost below, e.g. "ticks per call".
+    pub unit: String,
+    pub baseline: String,
+    pub arms: Vec<ArmInfo>,
+    /// Per-call cost of an empty routine through the runner (included in
+    /// every arm's figures, not subtracted).
+    pub call_overhead: f64,
+    /// Per bucket (or named workload).
+    pub buckets: Vec<BucketReport>,
+    /// Cost per call at each count of men, per arm (arm order).
+    pub ladder: Vec<Rung>,
+    pub correlations: Vec<Correlation>,
+    pub controls: Vec<ControlCheck>,
+    /// Plot files written for this benchmark, relative to the JSON's directory.
+    pub plots: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct BucketReport {
+    /// Bucket name ("opening", ...) or workload name.
+    pub bucket: String,
+    /// Inclusive men range, for density buckets.
+    pub men: Option<[u32; 2]>,
+    pub positions: usize,
+    /// Passes over the positions per timed sample.
+    pub reps: u64,
+    pub calls_per_sample: u64,
+    pub arms: Vec<ArmReport>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ArmReport {
+    pub arm: String,
+    pub role: Role,
+    /// Timed samples kept.
+    pub samples: usize,
+    pub rounds: usize,
+    /// Over per-round medians (units per call).
+    pub summary: Summary,
+    /// Ratio of floors to the baseline arm's (absent for the baseline).
+    pub ratio: Option<Ratio>,
+    /// Median over rounds of the per-round ratio of round medians.
+    pub ratio_of_medians: Option<Ratio>,
+    /// `summary.floor` in core cycles, when the run calibrated them.
+    pub cycles_per_call: Option<f64>,
+    /// Hardware counters per call, when the machine has them.
+    pub counters: Option<PerCall>,
+    /// The per-round medians the summary and ratio come from.
+    pub round_medians: Vec<f64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Rung {
+    pub men: u32,
+    pub positions: usize,
+    /// Floor cost per call of each arm (arm order).
+    pub cost: Vec<f64>,
+}
+
+/// A control with a known answer.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ControlCheck {
+    pub bucket: String,
+    pub arm: String,
+    pub expected: f64,
+    /// Relative tolerance the interval must lie within.
+    pub tolerance: f64,
+    /// Confidence level of `ratio.interval`: 95% shared by the benchmark's
+    /// checks of this kind (Bonferroni: 1 - 0.05/m for m buckets), so that
+    /// a correct run passes all of them 95% of the time, not 0.95^m.
+    #[serde(default)]
+    pub level: f64,
+    pub ratio: Ratio,
+    pub pass: bool,
+}
+
+impl RunReport {
+    /// All control checks of the run.
+    pub fn controls(&self) -> impl Iterator<Item = (&str, &ControlCheck)> {
+        self.benchmarks.iter().flat_map(|b| b.controls.iter().map(move |c| (b.name.as_str(), c)))
+    }
+}
+
+/// Why a report could not be written.
+#[derive(Debug)]
+pub struct WriteError {
+    pub path: PathBuf,
+    pub reason: String,
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot write {}: {}", self.path.display(), self.reason)
+    }
+}
+
+impl std::error::Error for WriteError {}
+
+/// Write `bytes` to `path` atomically: `.<name>.<pid>.tmp` beside it, synced,
+/// then renamed over `path`. On failure the temp file is removed and `path`
+/// keeps its old contents.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
+    let err = |e: std::io::Error| WriteError { path: path.to_path_buf(), reason: e.to_string() };
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().ok_or_else(|| err(std::io::Error::other("no file name")))?;
+    let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        if let Ok(d) = std::fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.map_err(err)
+}
+
+/// Serialise and write a report atomically.
+pub fn write_report(path: &Path, report: &RunReport) -> Result<(), WriteError> {
+    let json = serde_json::to_vec_pretty(report)
+        .map_err(|e| WriteError { path: path.to_path_buf(), reason: e.to_string() })?;
+    write_atomic(path, &json)
+}
+
+/// Read a report back.
+pub fn read_report(path: &Path) -> Result<RunReport, String> {
+    let text = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let r: RunReport =
+        serde_json::from_slice(&text).map_err(|e| format!("{}: not a run report: {e}", path.display()))?;
+    if r.schema != SCHEMA {
+        return Err(format!("{}: schema {} is not {SCHEMA}", path.display(), r.schema));
+    }
+    Ok(r)
+}
+
+/// Make sure `dir` exists and is writable, before anything is measured.
+pub fn check_writable(dir: &Path) -> Result<(), WriteError> {
+    let err = |e: std::io::Error| WriteError { path: dir.to_path_buf(), reason: e.to_string() };
+    std::fs::create_dir_all(dir).map_err(err)?;
+    let probe = dir.join(format!(".boardbench-probe.{}.tmp", std::process::id()));
+    std::fs::write(&probe, b"probe").map_err(err)?;
+    std::fs::remove_file(&probe).map_err(err)?;
+    Ok(())
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A small but complete report.
+    pub(crate) fn sample_report() -> RunReport {
+        let ratio = Ratio { estimate: 0.5, interval: [0.49, 0.51] };
+        let summary = Summary {
+            floor: 98.0,
+            floor_interval: [97.5, 98.5],
+            median: 100.0,
+            mad: 1.0,
+            trimmed_mean: 100.5,
+            interval: [99.0, 101.0],
+        };
+        RunReport {
+            schema: SCHEMA.to_string(),
+            metadata: Metadata {
+                boardbench_version: "0.1.0".into(),
+                git_commit: Some("abc".into()),
+                git_dirty: Some(false),
+                rustc: "rustc 1.95.0".into(),
+                cpu_model: Some("cpu".into()),
+                cpu_flags: vec!["tsc".into()],
+                cpus: 2,
+                clock: ClockInfo {
+                    kind: "tsc".into(),
+                    unit: "ticks".into(),
+                    fallback_reason: None,
+                    tsc_mhz: Some(2100.0),
+                    granularity: 26.0,
+                    fixed_overhead: 30.0,
+                    cycles_per_unit: Some(1.5),
+                },
+                pinning: Pinning {
+                    requested: None,
+                    core: Some(1),
+                    pinned: true,
+                    detail: "Cpus_allowed_list: 1".into(),
+                    realtime: true,
+                    realtime_detail: "SCHED_FIFO priority 1".into(),
+                },
+                load_average_start: Some([0.1, 0.2, 0.3]),
+                load_average_end: None,
+                date: "2026-01-01T00:00:00Z".into(),
+                duration_s: 1.0,
+                command_line: vec!["boardbench".into(), "all".into()],
+                counters: CounterStatus { available: false, reason: Some("ENOENT".into()) },
+            },
+            settings: Settings {
+                quick: true,
+                plan: Plan { rounds: 3, budget_s: None, warmup_rounds: 1, min_sample: 21000.0, visit_warmup: true },
+                min_sample_us: 10.0,
+                bucket_samples_per_round: 5,
+                ladder_samples_per_round: 2,
+            },
+            positions: PositionsInfo {
+                sources: vec!["a.epd".into()],
+                per_bucket: 2,
+                per_count: 1,
+                seed: 3,
+                derived_used: 0,
+            },
+            benchmarks: vec![BenchReport {
+                name: "x".into(),
+                about: "x".into(),
+                call: "one".into(),
+                unit: "ticks per call".into(),
+                baseline: "old".into(),
+                arms: vec![
+                    ArmInfo { name: "old".into(), role: Role::Baseline },
+                    ArmInfo { name: "new".into(), role: Role::Candidate },
+                ],
+                call_overhead: 2.0,
+                buckets: vec![BucketReport {
+                    bucket: "opening".into(),
+                    men: Some([26, 32]),
+                    positions: 2,
+                    reps: 3,
+                    calls_per_sample: 6,
+                    arms: vec![
+                        ArmReport {
+                            arm: "old".into(),
+                            role: Role::Baseline,
+                            samples: 15,
+                            rounds: 3,
+                            summary: summary.clone(),
+                            ratio: None,
+                            ratio_of_medians: None,
+                            cycles_per_call: Some(150.0),
+                            counters: None,
+                            round_medians: vec![99.0, 100.0, 101.0],
+                        },
+                        ArmReport {
+                            arm: "new".into(),
+                            role: Role::Candidate,
+                            samples: 15,
+                            rounds: 3,
+                            summary,
+                            ratio: Some(ratio),
+                            ratio_of_medians: Some(ratio),
+                            cycles_per_call: None,
+                            counters: Some(PerCall { cycles: 1.0, instructions: 2.0, branch_misses: 0.5 }),
+                            round_medians: vec![49.0, 50.0, 51.0],
+                        },
+                    ],
+                }],
+                ladder: vec![Rung { men: 3, positions: 1, cost: vec![10.0, 5.0] }],
+                correlations: vec![crate::stats::correlate("old", &[3.0, 4.0], &[1.0, 2.0])],
+                controls: vec![ControlCheck {
+                    bucket: "opening".into(),
+                    arm: "old (A/A)".into(),
+                    expected: 1.0,
+                    tolerance: 0.01,
+                    level: 0.95,
+                    ratio: Ratio { estimate: 1.0, interval: [0.999, 1.001] },
+                    pass: true,
+                }],
+                plots: vec!["x-men.svg".into()],
+            }],
+        }
+    }
+
+    #[test]
+    fn json_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.json");
+        let r = sample_report();
+        write_report(&path, &r).unwrap();
+        assert_eq!(read_report(&path).unwrap(), r);
+        // Field names are the schema: spot-check the ones other tools read.
+        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(v["schema"], SCHEMA);
+        assert_eq!(v["benchmarks"][0]["buckets"][0]["arms"][1]["ratio"]["interval"][1], 0.51);
+        assert_eq!(v["benchmarks"][0]["buckets"][0]["arms"][1]["role"], "candidate");
+        assert_eq!(v["metadata"]["pinning"]["pinned"], true);
+        // A wrong schema is refused.
+        let mut other = r.clone();
+        other.schema = "other/9".into();
+        write_report(&path, &other).unwrap();
+        assert!(read_report(&path).unwrap_err().contains("schema other/9"));
+    }
+
+    #[test]
+    fn atomic_write_replaces_whole_or_not_at_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("latest.json");
+        write_atomic(&path, b"first").unwrap();
+        write_atomic(&path, b"second").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"second");
+        // No temp file is left behind.
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("latest.json")]);
+        // A failing write (target is a directory) leaves nothing half-written
+        // and no temp file.
+        let sub = dir.path().join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        std::fs::write(sub.join("keep"), b"x").unwrap();
+        assert!(write_atomic(&sub, b"third").is_err());
+        assert_eq!(std::fs::read(sub.join("keep")).unwrap(), b"x");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+        assert_eq!(std::fs::read(&path).unwrap(), b"second");
+    }
+
+    #[test]
+    fn unwritable_directory_is_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("plain-file");
+        std::fs::write(&file, b"x").unwrap();
+        // A directory below a regular file cannot be created.
+        let e = check_writable(&file.join("out")).unwrap_err();
+        assert!(e.to_string().starts_with("cannot write"), "{e}");
+        check_writable(&dir.path().join("new/deeper")).unwrap();
+    }
+}

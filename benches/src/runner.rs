@@ -1,0 +1,458 @@
+//! The one runner every arm goes through (DESIGN §5): a single
+//! `#[inline(never)]` function that times a batch of calls of a routine
+//! given as a function pointer, so every arm of a benchmark runs the very
+//! same machine code around its routine (two differently inlined loops
+//! showed a steady 2.6% bias on identical code; one shared runner gave
+//! 1.0000).
+//!
+//! A measurement job: for every workload (a set of prepared inputs, the
+//! same for every arm) the batch size is chosen so that each timed sample
+//! lasts at least the minimum (10 µs by default); after warm-up rounds that
+//! are thrown away, every round visits every workload, runs one untimed
+//! pass of each arm, then takes samples with the arms interleaved (ABBA
+//! generalised to k arms: a first-order balanced Williams order with its
+//! arms randomly relabelled each sample), and records every sample plus
+//! each arm's median and trimmed mean of that round. Runs always include an A/A arm
+//! (the baseline again) and usually a calibrated "baseline twice" arm;
+//! their ratios to the baseline must come out at 1 and 2.
+
+use crate::measurement::Measurement;
+use crate::stats;
+use std::hint::black_box;
+
+/// A routine under test over a prepared input; returns a checksum so the
+/// work cannot be optimised away (and so arms can be checked to agree).
+pub type Routine<I> = fn(&mut I) -> u64;
+
+/// What an arm is for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// The reference every ratio is taken against (the old implementation).
+    Baseline,
+    /// An implementation compared with the baseline.
+    Candidate,
+    /// The baseline's routine again: its ratio must be 1.
+    AaControl,
+    /// The baseline's routine called twice per call: its ratio must be 2.
+    KnownDouble,
+}
+
+/// One arm: a named routine.
+#[derive(Clone, Debug)]
+pub struct Arm<I> {
+    pub name: String,
+    pub routine: Routine<I>,
+    pub role: Role,
+    /// Whether its checksum must equal the baseline's.
+    pub must_agree: bool,
+    /// Run over the workload's doubled input list (every input twice, the
+    /// second time in rotated order) while counting calls of the plain
+    /// list: the calibrated "twice the work" arm.
+    pub doubled: bool,
+}
+
+/// Inputs shared by all arms, with a label.
+#[derive(Clone, Debug)]
+pub struct Workload<I> {
+    pub label: String,
+    pub inputs: Vec<I>,
+    /// Timed samples per arm per round.
+    pub samples_per_round: usize,
+}
+
+impl<I: Clone> Workload<I> {
+    /// The inputs, then the inputs again rotated by half their length (so
+    /// no input is followed by itself: a routine called twice back to back
+    /// on one input runs faster the second time, as the branch predictor has
+    /// just seen the very same branches).
+    pub fn doubled_inputs(&self) -> Vec<I> {
+        let n = self.inputs.len();
+        let mut v = self.inputs.clone();
+        v.extend((0..n).map(|i| self.inputs[(i + n / 2) % n].clone()));
+        v
+    }
+}
+
+/// How long and how often to measure.
+#[derive(Copy, Clone, Debug, serde::Serialize, serde::Deserialize, PartialEq)]
+pub struct Plan {
+    /// Kept rounds (with a budget: the least number kept).
+    pub rounds: usize,
+    /// Seconds to spend on kept rounds: after the warm-up the runner keeps
+    /// running rounds (at least `rounds`, at most 20 times that) until the
+    /// budget is spent, so cheap and costly benchmarks get equal time.
+    #[serde(default)]
+    pub budget_s: Option<f64>,
+    /// Rounds run and discarded first.
+    pub warmup_rounds: usize,
+    /// Minimum length of one timed sample, in the measurement's units
+    /// (0: one pass per sample, no batch sizing; for calls of seconds).
+    pub min_sample: f64,
+    /// Run one untimed pass of every arm each time a round visits a
+    /// workload (off for long calls such as perft, which need no warming).
+    #[serde(default = "yes")]
+    pub visit_warmup: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The outcome for one arm on one workload.
+#[derive(Clone, Debug, Default)]
+pub struct ArmRounds {
+    /// Per kept round: median of that round's samples (units per call).
+    pub round_medians: Vec<f64>,
+    /// Per kept round: 10%-trimmed mean of that round's samples.
+    pub round_trimmed: Vec<f64>,
+    /// Per kept round: every sample (units per call), in time order.
+    pub round_samples: Vec<Vec<f64>>,
+    /// Timed samples kept.
+    pub samples: usize,
+    /// Checksum of one pass over the inputs.
+    pub checksum: u64,
+}
+
+/// The outcome for one workload.
+#[derive(Clone, Debug)]
+pub struct WorkloadRounds {
+    pub label: String,
+    /// Passes over the inputs per sample.
+    pub reps: u64,
+    /// Routine calls per sample (`reps × inputs`).
+    pub calls_per_sample: u64,
+    /// One entry per arm, in arm order.
+    pub arms: Vec<ArmRounds>,
+}
+
+/// Time `reps` passes of `routine` over `inputs`. The one runner: generic
+/// over the input type and the clock (one instantiation per benchmark, shared
+/// by all of its arms), never inlined, calling through the pointer (passed
+/// through `black_box` so no pass can specialise the loop for one routine).
+#[inline(never)]
+pub fn time_batch<I, M: Measurement>(m: &M, routine: Routine<I>, inputs: &mut [I], reps: u64) -> (f64, u64) {
+    let routine = black_box(routine);
+    let mut sum = 0u64;
+    let start = m.start();
+    for _ in 0..reps {
+        for x in inputs.iter_mut() {
+            sum = sum.wrapping_add(routine(black_box(x)));
+        }
+    }
+    let elapsed = m.end(start);
+    (elapsed, black_box(sum))
+}
+
+/// Per-call cost of an empty routine through the runner (the call and loop
+/// overhead that every arm pays equally; reported, not subtracted).
+pub fn call_overhead<I, M: Measurement>(m: &M, fixed_overhead: f64, inputs: &mut [I]) -> f64 {
+    #[inline(never)]
+    fn nothing<T>(_: &mut T) -> u64 {
+        0
+    }
+    if inputs.is_empty() {
+        return 0.0;
+    }
+    let reps = (20_000 / inputs.len()).max(1) as u64;
+    let calls = (reps * inputs.len() as u64) as f64;
+    let mut v: Vec<f64> =
+        (0..101).map(|_| (time_batch(m, nothing::<I>, inputs, reps).0 - fixed_overhead) / calls).collect();
+    stats::median_mut(&mut v)
+}
+
+/// Why a job could not be measured.
+#[derive(Debug, PartialEq)]
+pub enum RunError {
+    /// An arm's checksum differs from the baseline's on the same inputs.
+    Disagree { workload: String, arm: String, baseline: u64, got: u64 },
+    /// A workload without inputs.
+    Empty { workload: String },
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Disagree { workload, arm, baseline, got } => write!(
+                f,
+                "arm {arm} disagrees with the baseline on {workload}: checksum {got:#x}, baseline {baseline:#x}"
+            ),
+            RunError::Empty { workload } => write!(f, "workload {workload} has no inputs"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// Orders of `k` arms balanced for first-order carry-over (a Williams
+/// design, ABBA generalised to k arms): over all rows every arm runs in
+/// every position equally often and follows every other arm equally often.
+/// k rows for even k, 2k for odd k (each row and its mirror).
+pub fn balanced_orders(k: usize) -> Vec<Vec<usize>> {
+    if k <= 1 {
+        return vec![(0..k).collect()];
+    }
+    // First row: 0, 1, k-1, 2, k-2, ...
+    let mut first = vec![0usize];
+    let (mut lo, mut hi) = (1usize, k - 1);
+    while first.len() < k {
+        first.push(lo);
+        lo += 1;
+        if first.len() < k {
+            first.push(hi);
+            hi -= 1;
+        }
+    }
+    let mut rows: Vec<Vec<usize>> = (0..k).map(|r| first.iter().map(|&a| (a + r) % k).collect()).collect();
+    if k % 2 == 1 {
+        let mirrored: Vec<Vec<usize>> = rows.iter().map(|r| r.iter().rev().copied().collect()).collect();
+        rows.extend(mirrored);
+    }
+    rows
+}
+
+/// Batch size for a workload: enough passes that the fastest arm's sample
+/// lasts `min_sample` units.
+fn batch_reps<I, M: Measurement>(m: &M, fixed: f64, arms: &[Arm<I>], inputs: &mut [I], min_sample: f64) -> u64 {
+    let fastest = arms
+        .iter()
+        .filter(|a| !a.doubled)
+        .map(|a| {
+            let mut v: Vec<f64> = (0..7).map(|_| time_batch(m, a.routine, inputs, 1).0 - fixed).collect();
+            stats::median_mut(&mut v)
+        })
+        .fold(f64::INFINITY, f64::min)
+        .max(1e-9);
+    (min_sample / fastest).ceil().max(1.0) as u64
+}
+
+/// Run a measurement job. `progress` is called after every round with
+/// (rounds done, rounds in all).
+pub fn run<I: Clone, M: Measurement>(
+    m: &M,
+    fixed_overhead: f64,
+    arms: &[Arm<I>],
+    workloads: &mut [Workload<I>],
+    plan: &Plan,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<Vec<WorkloadRounds>, RunError> {
+    let base_arm = arms.iter().position(|a| a.role == Role::Baseline).expect("a job has a baseline arm");
+    let mut out = Vec::with_capacity(workloads.len());
+    let mut doubled: Vec<Vec<I>> = Vec::with_capacity(workloads.len());
+    for w in workloads.iter_mut() {
+        if w.inputs.is_empty() {
+            return Err(RunError::Empty { workload: w.label.clone() });
+        }
+        doubled.push(if arms.iter().any(|a| a.doubled) { w.doubled_inputs() } else { Vec::new() });
+        let reps =
+            if plan.min_sample > 0.0 { batch_reps(m, fixed_overhead, arms, &mut w.inputs, plan.min_sample) } else { 1 };
+        out.push(WorkloadRounds {
+            label: w.label.clone(),
+            reps,
+            calls_per_sample: reps * w.inputs.len() as u64,
+            arms: arms.iter().map(|_| ArmRounds::default()).collect(),
+        });
+    }
+    let mut total = plan.warmup_rounds + plan.rounds;
+    let mut kept_since: Option<std::time::Instant> = None;
+    let max_samples = workloads.iter().map(|w| w.samples_per_round).max().unwrap_or(1);
+    let mut buf: Vec<Vec<f64>> = vec![Vec::with_capacity(max_samples); arms.len()];
+    // Orders: a Williams row (first-order carry-over balanced), its arms
+    // relabelled by a fresh random permutation each sample, so that every
+    // arm is exchangeable with every other under carry-over of any order (a
+    // fixed design balances only the first order: seen here, an A/A pair
+    // read 1.02 when a third arm running the same routine sat at a
+    // different second-order distance from each).
+    let orders = balanced_orders(arms.len());
+    let mut rng = engine::rng::Rng::new(0x0ABB_A0DE);
+    let mut label: Vec<usize> = (0..arms.len()).collect();
+    let mut order = vec![0usize; arms.len()];
+    let mut row = 0usize;
+    let mut first = true;
+    let mut round = 0;
+    while round < total {
+        let keep = round >= plan.warmup_rounds;
+        if keep && kept_since.is_none() {
+            kept_since = Some(std::time::Instant::now());
+        }
+        for ((w, res), dbl) in workloads.iter_mut().zip(out.iter_mut()).zip(doubled.iter_mut()) {
+            // One untimed pass of each arm: caches and predictors see every
+            // arm's code and data before any sample of this visit.
+            if plan.visit_warmup {
+                for a in arms {
+                    let inputs = if a.doubled { &mut dbl[..] } else { &mut w.inputs[..] };
+                    black_box(time_batch(m, a.routine, inputs, 1));
+                }
+            }
+            for b in buf.iter_mut() {
+                b.clear();
+            }
+            let calls = res.calls_per_sample as f64;
+            for _ in 0..w.samples_per_round {
+                for j in (1..label.len()).rev() {
+                    label.swap(j, rng.index(j + 1));
+                }
+                for (o, &a) in order.iter_mut().zip(&orders[row % orders.len()]) {
+                    *o = label[a];
+                }
+                if first {
+                    // The baseline runs first once, so every other arm's
+                    // checksum can be checked against it from the start.
+                    let at = order.iter().position(|&i| i == base_arm).expect("baseline in order");
+                    order.swap(0, at);
+                    first = false;
+                }
+                for &i in &order {
+                    let inputs = if arms[i].doubled { &mut dbl[..] } else { &mut w.inputs[..] };
+                    let (t, sum) = time_batch(m, arms[i].routine, inputs, res.reps);
+                    buf[i].push((t - fixed_overhead) / calls);
+                    // Checksum of one pass (a batch repeats the pass `reps` times).
+                    res.arms[i].checksum = sum / res.reps.max(1);
+                    if arms[i].must_agree && res.arms[base_arm].checksum != 0 && i != base_arm {
+                        let want = res.arms[base_arm].checksum;
+                        if res.arms[i].checksum != want {
+                            return Err(RunError::Disagree {
+                                workload: w.label.clone(),
+                                arm: arms[i].name.clone(),
+                                baseline: want,
+                                got: res.arms[i].checksum,
+                            });
+                        }
+                    }
+                }
+                row += 1;
+            }
+            if keep {
+                for (ar, b) in res.arms.iter_mut().zip(buf.iter_mut()) {
+                    ar.samples += b.len();
+                    ar.round_samples.push(b.clone());
+                    ar.round_trimmed.push(stats::trimmed_mean(b, 0.1));
+                    ar.round_medians.push(stats::median_mut(b));
+                }
+            }
+        }
+        round += 1;
+        // With a budget: after a few kept rounds, set the total so the kept
+        // rounds fill it (never fewer than the planned rounds).
+        if let (Some(budget), Some(t0)) = (plan.budget_s, kept_since) {
+            let kept = round - plan.warmup_rounds;
+            if kept == plan.rounds.clamp(1, 5) {
+                let per_round = t0.elapsed().as_secs_f64() / kept as f64;
+                let want = (budget / per_round.max(1e-9)) as usize;
+                total = plan.warmup_rounds + want.clamp(plan.rounds, 20 * plan.rounds);
+            }
+        }
+        progress(round, total);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::measurement::MonotonicNanos;
+
+    fn one(x: &mut u64) -> u64 {
+        *x
+    }
+    fn two(x: &mut u64) -> u64 {
+        *x * 2
+    }
+
+    #[test]
+    fn checksums_must_agree() {
+        let arms = vec![
+            Arm {
+                name: "a".into(),
+                routine: one as Routine<u64>,
+                role: Role::Baseline,
+                must_agree: true,
+                doubled: false,
+            },
+            Arm { name: "b".into(), routine: two, role: Role::Candidate, must_agree: true, doubled: false },
+        ];
+        let mut w = vec![Workload { label: "w".into(), inputs: vec![1u64, 2, 3], samples_per_round: 1 }];
+        let plan = Plan { rounds: 1, budget_s: None, warmup_rounds: 0, min_sample: 1000.0, visit_warmup: true };
+        let e = run(&MonotonicNanos, 0.0, &arms, &mut w, &plan, |_, _| {}).unwrap_err();
+        assert_eq!(e, RunError::Disagree { workload: "w".into(), arm: "b".into(), baseline: 6, got: 12 });
+        let mut empty = vec![Workload::<u64> { label: "e".into(), inputs: vec![], samples_per_round: 1 }];
+        assert_eq!(
+            run(&MonotonicNanos, 0.0, &arms, &mut empty, &plan, |_, _| {}).unwrap_err(),
+            RunError::Empty { workload: "e".into() }
+        );
+    }
+
+    #[test]
+    fn balanced_orders_balance_position_and_carry_over() {
+        assert_eq!(balanced_orders(2), vec![vec![0, 1], vec![1, 0]]);
+        for k in 2..=7 {
+            let rows = balanced_orders(k);
+            assert_eq!(rows.len(), if k % 2 == 0 { k } else { 2 * k });
+            let mut at = vec![vec![0; k]; k];
+            let mut follows = vec![vec![0; k]; k];
+            for r in &rows {
+                let mut sorted = r.clone();
+                sorted.sort_unstable();
+                assert_eq!(sorted, (0..k).collect::<Vec<_>>(), "a permutation");
+                for (p, &a) in r.iter().enumerate() {
+                    at[a][p] += 1;
+                }
+                for w in r.windows(2) {
+                    follows[w[0]][w[1]] += 1;
+                }
+            }
+            let per = rows.len() / k;
+            assert!(at.iter().flatten().all(|&n| n == per), "k={k} positions {at:?}");
+            // Every ordered pair of different arms is adjacent equally often.
+            for (a, row) in follows.iter().enumerate() {
+                for (b, &n) in row.iter().enumerate() {
+                    assert_eq!(n, if a == b { 0 } else { per }, "k={k} {a}->{b}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn doubled_inputs_never_repeat_back_to_back() {
+        let w = Workload { label: "w".into(), inputs: vec![1u64, 2, 3, 4, 5], samples_per_round: 1 };
+        let d = w.doubled_inputs();
+        assert_eq!(d, vec![1, 2, 3, 4, 5, 3, 4, 5, 1, 2]);
+        assert!(d.windows(2).all(|p| p[0] != p[1]));
+    }
+
+    #[test]
+    fn rounds_and_samples_are_counted() {
+        let arms = vec![
+            Arm {
+                name: "a".into(),
+                routine: one as Routine<u64>,
+                role: Role::Baseline,
+                must_agree: true,
+                doubled: false,
+            },
+            Arm { name: "b".into(), routine: two, role: Role::Candidate, must_agree: false, doubled: false },
+        ];
+        let mut w = vec![
+            Workload { label: "w1".into(), inputs: vec![1u64, 2, 3], samples_per_round: 3 },
+            Workload { label: "w2".into(), inputs: vec![5u64], samples_per_round: 2 },
+        ];
+        let plan = Plan { rounds: 4, budget_s: None, warmup_rounds: 2, min_sample: 2000.0, visit_warmup: true };
+        let mut seen = Vec::new();
+        let r = run(&MonotonicNanos, 0.0, &arms, &mut w, &plan, |d, t| seen.push((d, t))).unwrap();
+        assert_eq!(seen.last(), Some(&(6, 6)));
+        assert_eq!(r.len(), 2);
+        assert_eq!(r[0].arms[0].round_medians.len(), 4);
+        assert_eq!(r[0].arms[1].samples, 12);
+        assert_eq!(r[1].arms[0].samples, 8);
+        assert_eq!(r[0].arms[1].checksum, 12);
+        assert_eq!(r[0].calls_per_sample, 3 * r[0].reps);
+        assert!(r[0].reps >= 1);
+        // A budget stretches the run to fill it, within 1x..20x the rounds.
+        let budget = Plan { rounds: 3, budget_s: Some(0.05), warmup_rounds: 0, min_sample: 2000.0, visit_warmup: true };
+        let t = std::time::Instant::now();
+        let r = run(&MonotonicNanos, 0.0, &arms, &mut w, &budget, |_, _| {}).unwrap();
+        let kept = r[0].arms[0].round_medians.len();
+        assert!((3..=60).contains(&kept), "{kept}");
+        assert!(kept == 60 || t.elapsed().as_secs_f64() >= 0.03, "stopped early: {kept} rounds");
+    }
+}

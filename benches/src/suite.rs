@@ -1,0 +1,342 @@
+//! A benchmark as data, and the code that turns one into a report. A
+//! [`Spec`] names its arms (function pointers over a prepared input type,
+//! the first the baseline), how to prepare an input from a position, and
+//! whether arms must agree; [`run_spec`] adds the controls — A/A (the
+//! baseline again, ratio 1) and x2 (the baseline's routine over every input
+//! twice per counted call, ratio 2) — measures every density bucket and ladder rung with the shared
+//! runner, and computes the statistics. Each benchmark is one small file in
+//! `benchmarks/` plus one line in the registry there.
+
+use crate::counters::{Counters, PerCall};
+use crate::density::{Bucket, PositionSet};
+use crate::measurement::{Measurement, MonotonicNanos, TscTicks};
+use crate::report::{ArmInfo, ArmReport, BenchReport, BucketReport, ControlCheck, Rung};
+use crate::runner::{self, Arm, Plan, Role, Routine, Workload, WorkloadRounds};
+use crate::stats;
+use crate::tsc::ClockInfo;
+use engine::Position;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::cell::RefCell;
+
+/// The clock a run uses, chosen once.
+#[derive(Copy, Clone, Debug)]
+pub enum Clock {
+    Tsc(TscTicks),
+    Monotonic(MonotonicNanos),
+}
+
+/// Tolerances of the controls (DESIGN §5 targets).
+pub const AA_TOLERANCE: f64 = 0.01;
+pub const DOUBLE_TOLERANCE: f64 = 0.02;
+
+/// Everything a benchmark needs from the run.
+pub struct Context {
+    pub clock: Clock,
+    pub clock_info: ClockInfo,
+    pub plan: Plan,
+    pub bucket_samples: usize,
+    pub ladder_samples: usize,
+    /// Open hardware counters, when the machine has them.
+    pub counters: RefCell<Option<Counters>>,
+    pub progress: bool,
+    /// A `--quick` smoke run.
+    pub quick: bool,
+}
+
+/// One implementation of the routine.
+pub struct ArmSpec<I> {
+    pub name: &'static str,
+    pub routine: Routine<I>,
+}
+
+/// A benchmark over positions.
+pub struct Spec<I> {
+    pub name: &'static str,
+    pub about: &'static str,
+    /// What one call does.
+    pub call: &'static str,
+    /// Turn a position into the routine's input.
+    pub prepare: fn(&Position) -> I,
+    /// Implementations; the first is the baseline (the old one).
+    pub arms: Vec<ArmSpec<I>>,
+    /// Whether every implementation must return the baseline's checksum.
+    pub must_agree: bool,
+}
+
+impl<I> Spec<I> {
+    /// The arms a run measures: baseline, candidates, A/A, x2.
+    pub fn arms(&self) -> Vec<Arm<I>> {
+        arms_of(self, true)
+    }
+}
+
+/// A registered benchmark.
+pub struct Entry {
+    pub name: &'static str,
+    pub about: &'static str,
+    pub run: fn(&Context, &PositionSet) -> Result<BenchReport, String>,
+}
+
+/// The arms a run measures for `spec`: baseline, candidates, A/A, double.
+/// The arms of `spec`; `double` adds the x2 control.
+pub fn arms_of<I>(spec: &Spec<I>, double: bool) -> Vec<Arm<I>> {
+    let base = &spec.arms[0];
+    let mut arms: Vec<Arm<I>> = spec
+        .arms
+        .iter()
+        .enumerate()
+        .map(|(i, a)| Arm {
+            name: a.name.to_string(),
+            routine: a.routine,
+            role: if i == 0 { Role::Baseline } else { Role::Candidate },
+            must_agree: spec.must_agree,
+            doubled: false,
+        })
+        .collect();
+    arms.push(Arm {
+        name: format!("{} (A/A)", base.name),
+        routine: base.routine,
+        role: Role::AaControl,
+        must_agree: true,
+        doubled: false,
+    });
+    // Twice the calls of the baseline's own routine per counted call.
+    if double {
+        arms.push(Arm {
+            name: format!("{} x2", base.name),
+            routine: base.routine,
+            role: Role::KnownDouble,
+            must_agree: false,
+            doubled: true,
+        });
+    }
+    arms
+}
+
+/// What a workload stands for.
+#[derive(Clone, Debug)]
+pub enum Kind {
+    Bucket(Bucket),
+    Rung(u32),
+    Named(String),
+}
+
+/// Run `arms` on `workloads` with the context's clock, showing progress.
+pub fn measure<I: Clone>(
+    ctx: &Context,
+    plan: &Plan,
+    label: &str,
+    arms: &[Arm<I>],
+    workloads: &mut [Workload<I>],
+) -> Result<(Vec<WorkloadRounds>, f64), String> {
+    let bar = if ctx.progress {
+        let b = ProgressBar::new((plan.rounds + plan.warmup_rounds) as u64);
+        let b = b.with_finish(indicatif::ProgressFinish::AndClear);
+        b.set_style(
+            ProgressStyle::with_template("{prefix:>14} [{bar:30}] {pos}/{len} rounds {elapsed_precise} eta {eta}")
+                .expect("valid template")
+                .progress_chars("=> "),
+        );
+        b.set_prefix(label.to_string());
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    let fixed = ctx.clock_info.fixed_overhead;
+    let tick = |d: usize, t: usize| {
+        bar.set_length(t as u64);
+        bar.set_position(d as u64);
+    };
+    let result = match ctx.clock {
+        Clock::Tsc(m) => go(&m, fixed, arms, workloads, plan, tick),
+        Clock::Monotonic(m) => go(&m, fixed, arms, workloads, plan, tick),
+    };
+    bar.finish_and_clear();
+    result
+}
+
+fn go<I: Clone, M: Measurement>(
+    m: &M,
+    fixed: f64,
+    arms: &[Arm<I>],
+    workloads: &mut [Workload<I>],
+    plan: &Plan,
+    tick: impl FnMut(usize, usize),
+) -> Result<(Vec<WorkloadRounds>, f64), String> {
+    let res = runner::run(m, fixed, arms, workloads, plan, tick).map_err(|e| e.to_string())?;
+    let overhead = runner::call_overhead(m, fixed, &mut workloads[0].inputs);
+    Ok((res, overhead))
+}
+
+/// Hardware counters per call of each arm on a workload, if available.
+fn count<I>(ctx: &Context, arms: &[Arm<I>], w: &mut Workload<I>, reps: u64) -> Vec<Option<PerCall>> {
+    let mut guard = ctx.counters.borrow_mut();
+    let Some(c) = guard.as_mut() else { return vec![None; arms.len()] };
+    let calls = reps * w.inputs.len() as u64;
+    arms.iter()
+        .map(|a| {
+            c.per_call(calls, || {
+                for _ in 0..reps {
+                    for x in w.inputs.iter_mut() {
+                        std::hint::black_box((a.routine)(std::hint::black_box(x)));
+                    }
+                }
+            })
+            .ok()
+        })
+        .collect()
+}
+
+/// The descriptive fields of a report.
+pub struct Header {
+    pub name: String,
+    pub about: String,
+    /// What one call does.
+    pub call: String,
+    /// Unit of every cost, e.g. "ticks per call".
+    pub unit: String,
+}
+
+/// Turn measured rounds into a report. `kinds[i]` describes `workloads[i]`.
+pub fn build_report<I>(
+    ctx: &Context,
+    header: Header,
+    arms: &[Arm<I>],
+    kinds: &[Kind],
+    workloads: &mut [Workload<I>],
+    rounds: &[WorkloadRounds],
+    call_overhead: f64,
+) -> BenchReport {
+    let base = arms.iter().position(|a| a.role == Role::Baseline).expect("baseline");
+    let cpu = ctx.clock_info.cycles_per_unit;
+    let mut buckets = Vec::new();
+    let mut ladder = Vec::new();
+    let mut controls = Vec::new();
+    for ((kind, w), r) in kinds.iter().zip(workloads.iter_mut()).zip(rounds) {
+        match kind {
+            Kind::Rung(men) => ladder.push(Rung {
+                men: *men,
+                positions: w.inputs.len(),
+                cost: r.arms.iter().map(|a| stats::floor(&a.round_samples).0).collect(),
+            }),
+            Kind::Bucket(_) | Kind::Named(_) => {
+                let (name, men) = match kind {
+                    Kind::Bucket(b) => (b.name().to_string(), Some([b.men().0, b.men().1])),
+                    Kind::Named(n) => (n.clone(), None),
+                    Kind::Rung(_) => unreachable!(),
+                };
+                let counted = count(ctx, arms, w, r.reps);
+                let arm_reports: Vec<ArmReport> = arms
+                    .iter()
+                    .zip(&r.arms)
+                    .zip(counted)
+                    .enumerate()
+                    .map(|(i, ((a, ar), counters))| {
+                        let summary = stats::summarise(&ar.round_samples, &ar.round_medians, &ar.round_trimmed);
+                        let ratio =
+                            (i != base).then(|| stats::floor_ratio(&r.arms[base].round_samples, &ar.round_samples));
+                        let ratio_of_medians =
+                            (i != base).then(|| stats::paired_ratio(&r.arms[base].round_medians, &ar.round_medians));
+                        ArmReport {
+                            arm: a.name.clone(),
+                            role: a.role,
+                            samples: ar.samples,
+                            rounds: ar.round_medians.len(),
+                            cycles_per_call: cpu.map(|c| summary.floor * c),
+                            summary,
+                            ratio,
+                            ratio_of_medians,
+                            counters,
+                            round_medians: ar.round_medians.clone(),
+                        }
+                    })
+                    .collect();
+                let family = kinds.iter().filter(|k| !matches!(k, Kind::Rung(_))).count().max(1);
+                let level = 1.0 - 0.05 / family as f64;
+                for (i, ar) in arm_reports.iter().enumerate() {
+                    let (expected, tolerance) = match ar.role {
+                        Role::AaControl => (1.0, AA_TOLERANCE),
+                        Role::KnownDouble => (2.0, DOUBLE_TOLERANCE),
+                        _ => continue,
+                    };
+                    let ratio = stats::floor_ratio_at(&r.arms[base].round_samples, &r.arms[i].round_samples, level);
+                    controls.push(ControlCheck {
+                        bucket: name.clone(),
+                        arm: ar.arm.clone(),
+                        expected,
+                        tolerance,
+                        level,
+                        // A/A: the interval holds 1 and lies within 1 ± 1%;
+                        // x2: it lies within 2 ± 2%.
+                        pass: ratio.within(expected, tolerance)
+                            && (ar.role != Role::AaControl || ratio.contains(expected)),
+                        ratio,
+                    });
+                }
+                buckets.push(BucketReport {
+                    bucket: name,
+                    men,
+                    positions: w.inputs.len(),
+                    reps: r.reps,
+                    calls_per_sample: r.calls_per_sample,
+                    arms: arm_reports,
+                });
+            }
+        }
+    }
+    let men: Vec<f64> = ladder.iter().map(|r| f64::from(r.men)).collect();
+    let correlations = if ladder.len() >= 3 {
+        arms.iter()
+            .enumerate()
+            .filter(|(_, a)| matches!(a.role, Role::Baseline | Role::Candidate))
+            .map(|(i, a)| stats::correlate(&a.name, &men, &ladder.iter().map(|r| r.cost[i]).collect::<Vec<_>>()))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    BenchReport {
+        name: header.name,
+        about: header.about,
+        call: header.call,
+        unit: header.unit,
+        baseline: arms[base].name.clone(),
+        arms: arms.iter().map(|a| ArmInfo { name: a.name.clone(), role: a.role }).collect(),
+        call_overhead,
+        buckets,
+        ladder,
+        correlations,
+        controls,
+        plots: Vec::new(),
+    }
+}
+
+/// Measure a position benchmark over the density buckets and the ladder.
+pub fn run_spec<I: Clone>(ctx: &Context, spec: Spec<I>, set: &PositionSet) -> Result<BenchReport, String> {
+    let arms = spec.arms();
+    let mut kinds = Vec::new();
+    let mut workloads = Vec::new();
+    for (b, chosen) in &set.buckets {
+        kinds.push(Kind::Bucket(*b));
+        workloads.push(Workload {
+            label: b.name().to_string(),
+            inputs: chosen.iter().map(|c| (spec.prepare)(&c.position)).collect(),
+            samples_per_round: ctx.bucket_samples,
+        });
+    }
+    for (men, chosen) in &set.ladder {
+        kinds.push(Kind::Rung(*men));
+        workloads.push(Workload {
+            label: format!("{men} men"),
+            inputs: chosen.iter().map(|c| (spec.prepare)(&c.position)).collect(),
+            samples_per_round: ctx.ladder_samples,
+        });
+    }
+    let (rounds, overhead) = measure(ctx, &ctx.plan, spec.name, &arms, &mut workloads)?;
+    let header = Header {
+        name: spec.name.to_string(),
+        about: spec.about.to_string(),
+        call: spec.call.to_string(),
+        unit: format!("{} per call", ctx.clock_info.unit),
+    };
+    Ok(build_report(ctx, header, &arms, &kinds, &mut workloads, &rounds, overhead))
+}

@@ -1,0 +1,89 @@
+//! The `boardbench` binary end to end: every bad input ends in one line on
+//! stderr and a non-zero exit (never a panic), and `--quick` runs the whole
+//! suite and leaves a readable JSON report and the plots (the CI smoke run).
+
+use boardbench::report::read_report;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn boardbench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_boardbench")).args(args).output().expect("the binary runs")
+}
+
+/// Non-zero exit, stderr of exactly one line containing `want`, no panic.
+fn fails_with(args: &[&str], want: &str) {
+    let out = boardbench(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    let lines: Vec<&str> = err.lines().filter(|l| !l.starts_with("boardbench: warning")).collect();
+    assert_eq!(lines.len(), 1, "{args:?}: {err}");
+    assert!(lines[0].contains(want), "{args:?}: {err}");
+}
+
+#[test]
+fn bad_inputs_get_one_clear_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let out = out.to_str().unwrap();
+    fails_with(
+        &["run", "nosuchbench", "--out", out],
+        "unknown benchmark \"nosuchbench\" (known: sliderbench, movegenbench",
+    );
+    fails_with(&["nosuchcommand"], "unrecognized subcommand");
+    fails_with(&["sliderbench", "--rounds", "many"], "invalid value 'many'");
+    fails_with(&["sliderbench", "--rounds", "1"], "invalid value '1'");
+    fails_with(&["sliderbench", "--core", "100000", "--out", out], "--core 100000: no such core");
+    fails_with(&["sliderbench", "--min-sample-us=-3", "--out", out], "--min-sample-us -3");
+
+    let missing = dir.path().join("missing.epd");
+    fails_with(&["sliderbench", "--positions", missing.to_str().unwrap(), "--out", out], "cannot read positions file");
+
+    let openings = dir.path().join("openings.epd");
+    std::fs::write(&openings, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n").unwrap();
+    fails_with(
+        &["movegenbench", "--positions", openings.to_str().unwrap(), "--out", out],
+        "no positions with 13-25 men",
+    );
+
+    let bad = dir.path().join("bad.epd");
+    std::fs::write(&bad, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq -\n").unwrap();
+    fails_with(&["movegenbench", "--positions", bad.to_str().unwrap(), "--out", out], "bad.epd:1");
+
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, b"x").unwrap();
+    let below = file.join("out");
+    fails_with(&["sliderbench", "--out", below.to_str().unwrap()], "output directory: cannot write");
+}
+
+#[test]
+fn quick_run_writes_json_and_plots() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = boardbench(&["all", "--quick", "--out", dir.path().to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("new/old [95% interval]"), "{stdout}");
+    let report = read_report(&dir.path().join("latest.json")).unwrap();
+    let names: Vec<&str> = report.benchmarks.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["sliderbench", "movegenbench"]);
+    assert!(report.metadata.command_line.iter().any(|a| a == "--quick"));
+    for b in &report.benchmarks {
+        assert_eq!(b.buckets.len(), 3);
+        assert_eq!(b.ladder.len(), 30, "every count 3..32");
+        assert_eq!(b.correlations.len(), b.arms.len() - 2);
+        assert_eq!(b.controls.len(), 6, "A/A and x2 per bucket");
+        for c in &b.controls {
+            // A sanity bound only: CI machines are noisy; the strict bounds
+            // are judged (and printed) by every run and by known_difference.rs.
+            assert!((c.ratio.estimate / c.expected - 1.0).abs() < 0.15, "{} {c:?}", b.name);
+        }
+        assert_eq!(b.plots.len(), 4);
+        for p in &b.plots {
+            assert!(Path::new(p).is_relative(), "{p}");
+            let meta = std::fs::metadata(dir.path().join(p)).unwrap();
+            assert!(meta.len() > 1000, "{p}");
+        }
+        assert!(b.plots.iter().any(|p| Path::new(p).extension().is_some_and(|e| e == "png")));
+    }
+}
