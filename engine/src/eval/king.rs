@@ -166,6 +166,11 @@ pub fn endgame(pos: &Position, w: &Weights, pawns: &PawnEntry, color: Color) -> 
     let k = pos.king_square(color);
     let ek = pos.king_square(enemy);
     let weight = 31 - enemy_army;
+    if weight == 0 {
+        // A full enemy army: every term below is scaled to nothing (the
+        // pawn race needs both armies gone).
+        return 0;
+    }
     let mut score = w.king_center[table_index(color, k)] * weight / 31;
     let mut escort = 0;
     for p in pawns.passers[color.index()] {
