@@ -29,7 +29,7 @@ fn register_font() {
 
 /// Colour of series `i`.
 pub fn colour(i: usize) -> RGBColor {
-    const C: [RGBColor; 8] = [
+    const C: [RGBColor; 12] = [
         RGBColor(0x1f, 0x77, 0xb4),
         RGBColor(0xd6, 0x27, 0x28),
         RGBColor(0x2c, 0xa0, 0x2c),
@@ -38,6 +38,10 @@ pub fn colour(i: usize) -> RGBColor {
         RGBColor(0x8c, 0x56, 0x4b),
         RGBColor(0xe3, 0x77, 0xc2),
         RGBColor(0x17, 0xbe, 0xcf),
+        RGBColor(0xbc, 0xbd, 0x22),
+        RGBColor(0x7f, 0x7f, 0x7f),
+        RGBColor(0xae, 0xc7, 0xe8),
+        RGBColor(0xff, 0xbb, 0x78),
     ];
     C[i % C.len()]
 }
