@@ -3,7 +3,7 @@
 //! on startpos d6 and Kiwipete d5, interleaved in one run; ratios ours/cozy.
 //! Each perft is measured in parts of about a millisecond (its subtrees
 //! three plies from the leaves; see common/perft.rs). A few minutes here
-//! (`BOARDBENCH_PERFT_ROUNDS`, default 6); `-- --quick` runs startpos d5
+//! (`BOARDBENCH_PERFT_ROUNDS`, default 12 rounds in bulk, 7 not); `-- --quick` runs startpos d5
 //! and Kiwipete d4.
 
 mod common;

@@ -268,12 +268,14 @@ fn stacked<DB: DrawingBackend>(
     let n = bars.len().max(1) as f64;
     let ymax = upper(bars.iter().map(|(_, p)| p.iter().map(|(_, v)| v.max(0.0)).sum::<f64>()).fold(0.0, f64::max));
     let labels: Vec<String> = bars.iter().map(|(l, _)| l.clone()).collect();
+    // Room on the right for the legend, clear of the bars.
+    let legend_room = (n * 0.45).max(1.2);
     let mut chart = ChartBuilder::on(&root)
         .caption(title, (FAMILY, 26))
         .margin(16)
         .x_label_area_size(46)
         .y_label_area_size(80)
-        .build_cartesian_2d(0.0..n, 0.0..ymax)?;
+        .build_cartesian_2d(0.0..n + legend_room, 0.0..ymax)?;
     chart
         .configure_mesh()
         .disable_x_mesh()

@@ -207,7 +207,7 @@ fn run(ctx: &Context, bulk: bool) -> Result<BenchReport, String> {
     // A part lasts about a millisecond: no batching, and no per-visit
     // warm-up (a part's own subtrees warm the caches for the next one).
     let plan = Plan {
-        rounds: if quick { 4 } else { perft_rounds() },
+        rounds: if quick { 4 } else { perft_rounds(bulk) },
         budget_s: None,
         warmup_rounds: 1,
         min_sample: 0.0,
@@ -335,10 +335,11 @@ fn run(ctx: &Context, bulk: bool) -> Result<BenchReport, String> {
 }
 
 /// Kept rounds of the full-depth perft jobs (each round runs every arm
-/// once over every part of both perfts). `BOARDBENCH_PERFT_ROUNDS`
-/// overrides (default 6).
-fn perft_rounds() -> usize {
-    std::env::var("BOARDBENCH_PERFT_ROUNDS").ok().and_then(|v| v.parse().ok()).filter(|&n| n >= 2).unwrap_or(6)
+/// once over every part of both perfts: about 6 s in bulk, 40 s not, here).
+/// `BOARDBENCH_PERFT_ROUNDS` overrides both (default 12 bulk, 7 non-bulk).
+fn perft_rounds(bulk: bool) -> usize {
+    let default = if bulk { 12 } else { 7 };
+    std::env::var("BOARDBENCH_PERFT_ROUNDS").ok().and_then(|v| v.parse().ok()).filter(|&n| n >= 2).unwrap_or(default)
 }
 
 pub const BULK: Entry = Entry {
