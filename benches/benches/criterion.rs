@@ -3,13 +3,15 @@
 //! bucket, measured in TSC ticks through a criterion `Measurement` that uses
 //! boardbench's fenced reads (`lfence; rdtsc; lfence` / `rdtscp; lfence`);
 //! on a machine without a usable TSC it counts monotonic nanoseconds and
-//! says so. Short measurement times keep the whole target near a minute.
+//! says so. Short measurement times keep the whole target near two minutes
+//! (26 routines × 3 buckets). The mobility groups take only positions with
+//! a piece of their type, as mobilitybench does.
 //! Criterion never fails on a regression: this is for its reports, the
 //! cycles target is the one with controls.
 
-use boardbench::benchmarks::{movegen, slider};
+use boardbench::benchmarks::{evalcycles, getattacks, kingdefects, mobility, movegen, slider};
 use boardbench::density::{self, Sizes};
-use boardbench::suite::Spec;
+use boardbench::suite::{Filter, Spec};
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
@@ -75,11 +77,18 @@ impl ValueFormatter for TickFormatter {
     }
 }
 
-fn group<I: Clone>(c: &mut Criterion<Ticks>, spec: Spec<I>, set: &density::PositionSet) {
+fn group<I: Clone>(c: &mut Criterion<Ticks>, spec: Spec<I>, set: &density::PositionSet, filter: Option<Filter>) {
     for (bucket, chosen) in &set.buckets {
+        let inputs: Vec<I> = chosen
+            .iter()
+            .filter(|p| filter.is_none_or(|f| (f.keep)(&p.position)))
+            .map(|p| (spec.prepare)(&p.position))
+            .collect();
+        if inputs.is_empty() {
+            continue;
+        }
         let mut g = c.benchmark_group(format!("{}/{}", spec.name, bucket));
-        g.throughput(Throughput::Elements(chosen.len() as u64));
-        let inputs: Vec<I> = chosen.iter().map(|p| (spec.prepare)(&p.position)).collect();
+        g.throughput(Throughput::Elements(inputs.len() as u64));
         for arm in &spec.arms {
             let mut mine = inputs.clone();
             let f = arm.routine;
@@ -120,7 +129,13 @@ fn main() {
         .measurement_time(Duration::from_millis(900))
         .sample_size(20)
         .configure_from_args();
-    group(&mut c, slider::spec(), &set);
-    group(&mut c, movegen::spec(), &set);
+    group(&mut c, slider::spec(), &set, None);
+    group(&mut c, movegen::spec(), &set, None);
+    group(&mut c, getattacks::spec(), &set, None);
+    group(&mut c, kingdefects::spec(), &set, None);
+    group(&mut c, evalcycles::spec(), &set, None);
+    for kind in mobility::KINDS {
+        group(&mut c, mobility::spec(kind), &set, Some(mobility::filter(kind)));
+    }
     c.final_summary();
 }

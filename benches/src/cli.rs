@@ -233,6 +233,23 @@ fn plots_for(b: &BenchReport, dir: &Path) -> Result<Vec<PathBuf>, String> {
             &bars,
         )?);
     }
+    // Per-term stacked bars (evalcycles), one plot per bucket.
+    let mut buckets: Vec<&str> = b.terms.iter().map(|t| t.bucket.as_str()).collect();
+    buckets.dedup();
+    for bucket in buckets {
+        let bars: Vec<(String, Vec<(String, f64)>)> = b
+            .terms
+            .iter()
+            .filter(|t| t.bucket == bucket)
+            .map(|t| (t.arm.clone(), t.groups.iter().map(|g| (g.term.clone(), g.ticks)).collect()))
+            .collect();
+        files.extend(plot::stacked_terms(
+            &dir.join(format!("{}-terms-{bucket}", b.name)),
+            &format!("{}: ticks per evaluation by term, {bucket} (eval-time build)", b.name),
+            "ticks per evaluation",
+            &bars,
+        )?);
+    }
     Ok(files)
 }
 

@@ -23,6 +23,16 @@ enum Command {
     Sliderbench(RunArgs),
     /// Legal move generation: mailbox vs bitboard.
     Movegenbench(RunArgs),
+    /// SEE attacker lists (GetAttacks): mailbox vs bitboard magic vs PEXT.
+    Getattacksbench(RunArgs),
+    /// King-safety defects, both sides: mailbox vs bitboard.
+    Kingdefectsbench(RunArgs),
+    /// Whole evaluation per mobility implementation, and its per-term
+    /// breakdown from an eval-time build of the engine.
+    Evalcycles(RunArgs),
+    /// Mobility per piece type (knight, bishop, rook, queen): mailbox vs
+    /// chain vs single-probe.
+    Mobilitybench(RunArgs),
     /// Every registered benchmark.
     All(RunArgs),
     /// The named benchmarks, in order.
@@ -100,6 +110,10 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Sliderbench(a) => run(&["sliderbench".to_string()], a),
         Command::Movegenbench(a) => run(&["movegenbench".to_string()], a),
+        Command::Getattacksbench(a) => run(&["getattacksbench".to_string()], a),
+        Command::Kingdefectsbench(a) => run(&["kingdefectsbench".to_string()], a),
+        Command::Evalcycles(a) => run(&["evalcycles".to_string()], a),
+        Command::Mobilitybench(a) => run(&benchmarks::mobility::NAMES.map(String::from), a),
         Command::All(a) => run(&benchmarks::names().iter().map(|s| s.to_string()).collect::<Vec<_>>(), a),
         Command::Run { names, args } => run(names, args),
         Command::List => {

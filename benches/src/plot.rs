@@ -29,7 +29,7 @@ fn register_font() {
 
 /// Colour of series `i`.
 pub fn colour(i: usize) -> RGBColor {
-    const C: [RGBColor; 8] = [
+    const C: [RGBColor; 12] = [
         RGBColor(0x1f, 0x77, 0xb4),
         RGBColor(0xd6, 0x27, 0x28),
         RGBColor(0x2c, 0xa0, 0x2c),
@@ -38,6 +38,10 @@ pub fn colour(i: usize) -> RGBColor {
         RGBColor(0x8c, 0x56, 0x4b),
         RGBColor(0xe3, 0x77, 0xc2),
         RGBColor(0x17, 0xbe, 0xcf),
+        RGBColor(0xbc, 0xbd, 0x22),
+        RGBColor(0x7f, 0x7f, 0x7f),
+        RGBColor(0xae, 0xc7, 0xe8),
+        RGBColor(0xff, 0xbb, 0x78),
     ];
     C[i % C.len()]
 }
@@ -264,12 +268,14 @@ fn stacked<DB: DrawingBackend>(
     let n = bars.len().max(1) as f64;
     let ymax = upper(bars.iter().map(|(_, p)| p.iter().map(|(_, v)| v.max(0.0)).sum::<f64>()).fold(0.0, f64::max));
     let labels: Vec<String> = bars.iter().map(|(l, _)| l.clone()).collect();
+    // Room on the right for the legend, clear of the bars.
+    let legend_room = (n * 0.45).max(1.2);
     let mut chart = ChartBuilder::on(&root)
         .caption(title, (FAMILY, 26))
         .margin(16)
         .x_label_area_size(46)
         .y_label_area_size(80)
-        .build_cartesian_2d(0.0..n, 0.0..ymax)?;
+        .build_cartesian_2d(0.0..n + legend_room, 0.0..ymax)?;
     chart
         .configure_mesh()
         .disable_x_mesh()

@@ -98,6 +98,37 @@ pub struct BenchReport {
     pub controls: Vec<ControlCheck>,
     /// Plot files written for this benchmark, relative to the JSON's directory.
     pub plots: Vec<String>,
+    /// Per-term breakdown (evalcycles: from the engine's `eval-time`
+    /// counters, in a separate build), per bucket and implementation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terms: Vec<TermBreakdown>,
+}
+
+/// Where one implementation's evaluations spend their ticks on one bucket,
+/// measured by the per-phase counters of an `eval-time` build of the engine.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TermBreakdown {
+    pub bucket: String,
+    pub arm: String,
+    /// Evaluations timed.
+    pub evals: u64,
+    /// Ticks per evaluation of the whole evaluation (counters included).
+    pub whole: f64,
+    /// Ticks per evaluation per phase, in evaluation order, then the ticks
+    /// outside every phase (glue and timer reads): they sum to `whole`.
+    pub phases: Vec<TermCost>,
+    /// The same ticks in the groups the stacked-bar plot shows.
+    pub groups: Vec<TermCost>,
+    /// Ticks per evaluation that the counters' own timer reads cost
+    /// (calibrated empty region × regions per evaluation), inside `whole`.
+    pub counter_overhead: f64,
+}
+
+/// Ticks per evaluation of one named term.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TermCost {
+    pub term: String,
+    pub ticks: f64,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -352,6 +383,15 @@ pub(crate) mod tests {
                     pass: true,
                 }],
                 plots: vec!["x-men.svg".into()],
+                terms: vec![TermBreakdown {
+                    bucket: "opening".into(),
+                    arm: "old".into(),
+                    evals: 10,
+                    whole: 3.0,
+                    phases: vec![TermCost { term: "pawns".into(), ticks: 1.0 }],
+                    groups: vec![TermCost { term: "pawns".into(), ticks: 1.0 }],
+                    counter_overhead: 0.5,
+                }],
             }],
         }
     }

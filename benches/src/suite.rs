@@ -307,36 +307,61 @@ pub fn build_report<I>(
         correlations,
         controls,
         plots: Vec::new(),
+        terms: Vec::new(),
     }
 }
 
 /// Measure a position benchmark over the density buckets and the ladder.
 pub fn run_spec<I: Clone>(ctx: &Context, spec: Spec<I>, set: &PositionSet) -> Result<BenchReport, String> {
-    let arms = spec.arms();
+    run_arms(ctx, &spec, &spec.arms(), set, None)
+}
+
+/// Which positions a benchmark measures, when not all: those `keep`
+/// accepts, described by `what` (e.g. "with a queen") in errors and reports.
+#[derive(Copy, Clone)]
+pub struct Filter {
+    pub what: &'static str,
+    pub keep: fn(&Position) -> bool,
+}
+
+/// [`run_spec`] with the arms given (e.g. [`Spec::arms`] with an approximate
+/// arm's `must_agree` cleared) and, with a filter, only the positions it
+/// keeps: a bucket left empty is an error, an empty ladder rung is left out.
+pub fn run_arms<I: Clone>(
+    ctx: &Context,
+    spec: &Spec<I>,
+    arms: &[Arm<I>],
+    set: &PositionSet,
+    filter: Option<Filter>,
+) -> Result<BenchReport, String> {
+    let keep = |p: &Position| filter.is_none_or(|f| (f.keep)(p));
     let mut kinds = Vec::new();
     let mut workloads = Vec::new();
     for (b, chosen) in &set.buckets {
+        let inputs: Vec<I> = chosen.iter().filter(|c| keep(&c.position)).map(|c| (spec.prepare)(&c.position)).collect();
+        if let (true, Some(f)) = (inputs.is_empty(), filter) {
+            return Err(format!("no position {} in the {b} bucket", f.what));
+        }
         kinds.push(Kind::Bucket(*b));
-        workloads.push(Workload {
-            label: b.name().to_string(),
-            inputs: chosen.iter().map(|c| (spec.prepare)(&c.position)).collect(),
-            samples_per_round: ctx.bucket_samples,
-        });
+        workloads.push(Workload { label: b.name().to_string(), inputs, samples_per_round: ctx.bucket_samples });
     }
     for (men, chosen) in &set.ladder {
+        let inputs: Vec<I> = chosen.iter().filter(|c| keep(&c.position)).map(|c| (spec.prepare)(&c.position)).collect();
+        if inputs.is_empty() {
+            continue;
+        }
         kinds.push(Kind::Rung(*men));
-        workloads.push(Workload {
-            label: format!("{men} men"),
-            inputs: chosen.iter().map(|c| (spec.prepare)(&c.position)).collect(),
-            samples_per_round: ctx.ladder_samples,
-        });
+        workloads.push(Workload { label: format!("{men} men"), inputs, samples_per_round: ctx.ladder_samples });
     }
-    let (rounds, overhead) = measure(ctx, &ctx.plan, spec.name, &arms, &mut workloads)?;
+    let (rounds, overhead) = measure(ctx, &ctx.plan, spec.name, arms, &mut workloads)?;
     let header = Header {
         name: spec.name.to_string(),
-        about: spec.about.to_string(),
+        about: match filter {
+            Some(f) => format!("{} (positions {} only)", spec.about, f.what),
+            None => spec.about.to_string(),
+        },
         call: spec.call.to_string(),
         unit: format!("{} per call", ctx.clock_info.unit),
     };
-    Ok(build_report(ctx, header, &arms, &kinds, &mut workloads, &rounds, overhead))
+    Ok(build_report(ctx, header, arms, &kinds, &mut workloads, &rounds, overhead))
 }

@@ -21,6 +21,16 @@ fn fails_with(args: &[&str], want: &str) {
     assert!(lines[0].contains(want), "{args:?}: {err}");
 }
 
+/// An error inside a benchmark, after the run has announced it: non-zero
+/// exit, no panic, and the error is one line, the last.
+fn fails_last_line(args: &[&str], want: &str) {
+    let out = boardbench(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    assert!(err.lines().last().is_some_and(|l| l.starts_with(want)), "{args:?}: {err}");
+}
+
 #[test]
 fn bad_inputs_get_one_clear_line() {
     let dir = tempfile::tempdir().unwrap();
@@ -50,6 +60,32 @@ fn bad_inputs_get_one_clear_line() {
     std::fs::write(&bad, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq -\n").unwrap();
     fails_with(&["movegenbench", "--positions", bad.to_str().unwrap(), "--out", out], "bad.epd:1");
 
+    // A filtered benchmark whose filter empties a bucket.
+    let no_endgame_queen = dir.path().join("no-endgame-queen.epd");
+    std::fs::write(
+        &no_endgame_queen,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n\
+         r1bq1rk1/pp3ppp/2n5/8/8/2N5/PP3PPP/R1BQ1RK1 w - -\n\
+         8/5pk1/6p1/8/3R4/6P1/5PK1/8 b - -\n",
+    )
+    .unwrap();
+    fails_last_line(
+        &["run", "mobilitybench-queen", "--positions", no_endgame_queen.to_str().unwrap(), "--out", out],
+        "boardbench: mobilitybench-queen: no position with a queen in the endgame bucket",
+    );
+
+    // The eval-time build cannot happen: one line saying why, before measuring.
+    let cmd = Command::new(env!("CARGO_BIN_EXE_boardbench"))
+        .args(["evalcycles", "--quick", "--out", out])
+        .env("CARGO", dir.path().join("no-such-cargo"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&cmd.stderr);
+    assert!(!cmd.status.success());
+    let last = err.lines().last().unwrap_or_default();
+    assert!(last.contains("evalcycles: per-term breakdown: cannot run") && last.contains("no-such-cargo"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+
     let file = dir.path().join("a-file");
     std::fs::write(&file, b"x").unwrap();
     let below = file.join("out");
@@ -66,11 +102,19 @@ fn quick_run_writes_json_and_plots() {
     assert!(stdout.contains("new/old [95% interval]"), "{stdout}");
     let report = read_report(&dir.path().join("latest.json")).unwrap();
     let names: Vec<&str> = report.benchmarks.iter().map(|b| b.name.as_str()).collect();
-    assert_eq!(names, ["sliderbench", "movegenbench"]);
+    assert_eq!(names, boardbench::benchmarks::names());
+    assert!(
+        names.contains(&"evalcycles") && names.contains(&"mobilitybench-queen") && names.contains(&"getattacksbench")
+    );
     assert!(report.metadata.command_line.iter().any(|a| a == "--quick"));
     for b in &report.benchmarks {
         assert_eq!(b.buckets.len(), 3);
-        assert_eq!(b.ladder.len(), 30, "every count 3..32");
+        if b.name.starts_with("mobilitybench") {
+            // Rungs without a piece of the type are left out; most remain.
+            assert!(b.ladder.len() >= 20, "{}: {} rungs", b.name, b.ladder.len());
+        } else {
+            assert_eq!(b.ladder.len(), 30, "every count 3..32");
+        }
         assert_eq!(b.correlations.len(), b.arms.len() - 2);
         assert_eq!(b.controls.len(), 6, "A/A and x2 per bucket");
         for c in &b.controls {
@@ -78,12 +122,22 @@ fn quick_run_writes_json_and_plots() {
             // are judged (and printed) by every run and by known_difference.rs.
             assert!((c.ratio.estimate / c.expected - 1.0).abs() < 0.15, "{} {c:?}", b.name);
         }
-        assert_eq!(b.plots.len(), 4);
+        let terms = if b.name == "evalcycles" { 6 } else { 0 };
+        assert_eq!(b.plots.len(), 4 + terms, "{}: {:?}", b.name, b.plots);
         for p in &b.plots {
             assert!(Path::new(p).is_relative(), "{p}");
             let meta = std::fs::metadata(dir.path().join(p)).unwrap();
             assert!(meta.len() > 1000, "{p}");
         }
         assert!(b.plots.iter().any(|p| Path::new(p).extension().is_some_and(|e| e == "png")));
+    }
+    // The per-term breakdown: every bucket × implementation, groups summing
+    // to the counted whole.
+    let eval = report.benchmarks.iter().find(|b| b.name == "evalcycles").unwrap();
+    assert_eq!(eval.terms.len(), 9);
+    for t in &eval.terms {
+        let sum: f64 = t.groups.iter().map(|g| g.ticks).sum();
+        assert!((sum / t.whole - 1.0).abs() < 1e-9, "{t:?}");
+        assert!(t.groups.iter().any(|g| g.term == "rooks" && g.ticks > 0.0), "{t:?}");
     }
 }

@@ -44,3 +44,37 @@ fn phases_and_the_rest_sum_to_the_whole() {
     assert_eq!(v["mobility"]["rook"], "mailbox");
     assert_eq!(v["mobility"]["bishop"], "chain");
 }
+
+/// `--full-evals REPS`: every evaluation is full (no hash, no lazy exit),
+/// there are positions × REPS of them, and the rows still sum to the whole.
+#[cfg(feature = "eval-time")]
+#[test]
+fn full_evaluations_mode() {
+    let dir = std::env::temp_dir().join(format!("evalcycles-full-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let epd = dir.join("p.epd");
+    std::fs::write(&epd, format!("{FEN}\n8/5pk1/6p1/8/3R4/6P1/5PK1/8 b - - 0 40\n")).unwrap();
+    for mobility in ["mailbox", "chain", "single-probe"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_engine"))
+            .args(["evalcycles", epd.to_str().unwrap(), "--full-evals", "7", "--mobility", mobility, "--json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["mode"], "full-evals");
+        assert_eq!(v["evals"].as_u64(), Some(14));
+        assert_eq!(v["full_percent"].as_f64(), Some(100.0));
+        let phases = v["phases"].as_array().unwrap();
+        let ticks = |name: &str| phases.iter().find(|p| p["phase"] == name).unwrap()["ticks"].as_u64().unwrap();
+        assert!(ticks("knights") > 0 && ticks("kings") > 0 && ticks("pawn_attacks") > 0);
+        let sum: u64 = phases.iter().map(|p| p["ticks"].as_u64().unwrap()).sum();
+        assert_eq!(sum + v["outside_phases"]["ticks"].as_u64().unwrap(), v["whole_ticks"].as_u64().unwrap());
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(["evalcycles", epd.to_str().unwrap(), "--full-evals", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--full-evals 0"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

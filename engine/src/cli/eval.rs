@@ -403,6 +403,11 @@ pub struct EvalCyclesArgs {
     /// Search depth per position (the evaluations of that search are timed).
     #[arg(long, default_value_t = 8)]
     depth: u32,
+    /// Instead of searching, evaluate every position REPS times in full:
+    /// eval hash off, pawn hash on (warmed by one untimed pass), lazy exit
+    /// off — the configuration of boardbench's whole-evaluation arms.
+    #[arg(long, value_name = "REPS")]
+    full_evals: Option<u32>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -431,6 +436,9 @@ pub fn evalcycles(a: EvalCyclesArgs) -> CliResult {
     if a.depth == 0 || a.depth > 30 {
         return Err(CliError::input(format!("--depth {} is out of range (1..=30)", a.depth)));
     }
+    if a.full_evals == Some(0) {
+        return Err(CliError::input("--full-evals 0: give at least one repetition"));
+    }
     let positions: Vec<Position> = match (&a.file, &a.fen) {
         (_, Some(fen)) => vec![parse_fen(fen)?],
         (Some(f), None) => load_epd(f)?.into_iter().map(|e| e.position().clone()).collect(),
@@ -456,16 +464,58 @@ pub fn evalcycles(a: EvalCyclesArgs) -> CliResult {
         (s.evaluator().inner().counters().clone(), s.eval_stats().since(&before))
     }
 
+    /// Evaluate every position `reps` times in full (after one untimed pass
+    /// that fills the pawn hash) and return the counters.
+    fn full_evals<M: MobilitySet, D: DefectCounter>(
+        set: M,
+        positions: &[Position],
+        reps: u32,
+    ) -> (EvalCounters, EvalStats) {
+        let config = EvalConfig { eval_hash_bytes: 0, lazy: false, ..EvalConfig::default() };
+        let mut e = Evaluation::<M, D>::new(set, Weights::default(), config);
+        let mut ps = positions.to_vec();
+        let window = (-engine::eval::EVAL_LIMIT - 1, engine::eval::EVAL_LIMIT + 1);
+        for p in ps.iter_mut() {
+            e.evaluate(p, window.0, window.1);
+        }
+        e.reset_counters();
+        let before = e.stats();
+        for _ in 0..reps {
+            for p in ps.iter_mut() {
+                std::hint::black_box(e.evaluate(p, window.0, window.1));
+            }
+        }
+        let s = e.stats();
+        let stats = EvalStats {
+            lazy: s.lazy - before.lazy,
+            hash_hits: s.hash_hits - before.hash_hits,
+            full: s.full - before.full,
+        };
+        (e.counters().clone(), stats)
+    }
+
     use MobilityKind::*;
-    let (c, stats) = match kinds {
-        [Mailbox, Mailbox, Mailbox, Mailbox] => {
+    let (c, stats) = match (kinds, a.full_evals) {
+        ([Mailbox, Mailbox, Mailbox, Mailbox], Some(r)) => {
+            full_evals::<_, MailboxDefects>(engine::eval::MailboxSet, &positions, r)
+        }
+        ([Chain, Chain, Chain, Chain], Some(r)) => {
+            full_evals::<_, BitboardDefects>(engine::eval::ChainSet, &positions, r)
+        }
+        ([SingleProbe, SingleProbe, SingleProbe, SingleProbe], Some(r)) => {
+            full_evals::<_, BitboardDefects>(engine::eval::SingleProbeSet, &positions, r)
+        }
+        (mix, Some(r)) => full_evals::<_, BitboardDefects>(DynamicSet::new(mix), &positions, r),
+        ([Mailbox, Mailbox, Mailbox, Mailbox], None) => {
             measure::<MailboxProfile, _, _>(Default::default(), &positions, a.depth)
         }
-        [Chain, Chain, Chain, Chain] => measure::<BitboardProfile, _, _>(Default::default(), &positions, a.depth),
-        [SingleProbe, SingleProbe, SingleProbe, SingleProbe] => {
+        ([Chain, Chain, Chain, Chain], None) => {
+            measure::<BitboardProfile, _, _>(Default::default(), &positions, a.depth)
+        }
+        ([SingleProbe, SingleProbe, SingleProbe, SingleProbe], None) => {
             measure::<SingleProbeProfile, _, _>(Default::default(), &positions, a.depth)
         }
-        mix => {
+        (mix, None) => {
             let e = Evaluation::<DynamicSet, BitboardDefects>::new(
                 DynamicSet::new(mix),
                 Weights::default(),
@@ -490,7 +540,10 @@ pub fn evalcycles(a: EvalCyclesArgs) -> CliResult {
             })
             .collect();
         print_json(&json!({
-            "positions": positions.len(), "depth": a.depth, "mobility": kinds_json(kinds),
+            "positions": positions.len(),
+            "mode": if a.full_evals.is_some() { "full-evals" } else { "search" },
+            "depth": if a.full_evals.is_some() { Value::Null } else { json!(a.depth) },
+            "full_evals": a.full_evals, "mobility": kinds_json(kinds),
             "evals": c.whole_calls, "whole_ticks": c.whole_ticks, "ticks_per_eval": whole / evals,
             "phases": phases,
             "outside_phases": {"ticks": c.outside_phases(), "ticks_per_eval": c.outside_phases() as f64 / evals,
@@ -501,9 +554,12 @@ pub fn evalcycles(a: EvalCyclesArgs) -> CliResult {
         }));
     } else {
         println!(
-            "{} positions, depth {}, mobility N {} B {} R {} Q {}: {} evaluations, {:.0} ticks each",
+            "{} positions, {}, mobility N {} B {} R {} Q {}: {} evaluations, {:.0} ticks each",
             positions.len(),
-            a.depth,
+            match a.full_evals {
+                Some(r) => format!("{r} full evaluations each (eval hash and lazy exit off)"),
+                None => format!("depth {}", a.depth),
+            },
             kinds[0],
             kinds[1],
             kinds[2],

@@ -59,6 +59,61 @@ pub struct MobilityInputs {
     pub king_zone: [Bitboard; 2],
 }
 
+impl MobilityInputs {
+    /// The inputs the evaluation passes: `stationary` from the pawn entry
+    /// ([`crate::eval::pawns::PawnEntry::stationary`]) and each king's zone.
+    pub fn new(pos: &Position, stationary: [Bitboard; 2]) -> MobilityInputs {
+        MobilityInputs {
+            stationary,
+            king_zone: Color::ALL.map(|c| crate::tables::KING_ATTACKS[pos.king_square(c).index()]),
+        }
+    }
+}
+
+/// Measurement support (boardbench's `mobilitybench`): the attack state the
+/// evaluation has in place when it reaches the mobility of `kind` (knight,
+/// bishop, rook or queen), so one piece type's routines can be timed on
+/// their own. Both stores are written: the attack words of `pos` are cleared
+/// and rebuilt by the mailbox routines, and the returned accumulators by the
+/// chain routines, for pawns and every attacker class the evaluation
+/// records before `kind`'s (minors, then rooks, then queens; knights and
+/// bishops are one class, so their state is pawns only). That is all a
+/// routine reads: "unsafe" masks look only at lower classes (DESIGN §3.1).
+/// A routine run on this state returns what it returns inside the
+/// evaluation, and running it again only re-ORs its own class's bits, so
+/// repeated calls see the same state. Allocation-free.
+///
+/// # Panics
+///
+/// For pawns and kings, which have no mobility routine.
+pub fn attack_state_before(pos: &mut Position, inputs: &MobilityInputs, kind: PieceType) -> Accumulators {
+    let mut acc = Accumulators::default();
+    let mut unused = Accumulators::default();
+    pos.clear_attack_words();
+    super::attacks::record_pawn_attacks(pos, &mut acc, true, true);
+    let earlier: &[PieceType] = match kind {
+        PieceType::Knight | PieceType::Bishop => &[],
+        PieceType::Rook => &[PieceType::Knight, PieceType::Bishop],
+        PieceType::Queen => &[PieceType::Knight, PieceType::Bishop, PieceType::Rook],
+        PieceType::Pawn | PieceType::King => panic!("attack_state_before: {kind:?} has no mobility routine"),
+    };
+    for &k in earlier {
+        let (words, accs) = (routine::<FastSliders>(k, MobilityKind::Mailbox, false), chain_routine(k));
+        for c in Color::ALL {
+            for sq in pos.bb(c, k) {
+                words(pos, &mut unused, inputs, c, sq);
+                accs(pos, &mut acc, inputs, c, sq);
+            }
+        }
+    }
+    acc
+}
+
+/// The chain routine of `kind` (exact, so its direct sets equal the walk's).
+fn chain_routine(kind: PieceType) -> MobilityFn {
+    routine::<FastSliders>(kind, MobilityKind::Chain, false)
+}
+
 /// Write a piece's attack sets into the attack words (bitboard routines in
 /// mixed configurations only).
 #[inline]
@@ -467,5 +522,62 @@ impl MobilitySet for DynamicSet {
     }
     fn kinds(&self) -> [MobilityKind; 4] {
         self.kinds
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::defects::MailboxDefects;
+    use crate::eval::weights::Weights;
+    use crate::eval::{pawns, EvalConfig, Evaluation};
+
+    /// Every piece's routine, run on [`attack_state_before`], returns what
+    /// the evaluation's trace recorded for it, for each implementation; and
+    /// a second run on the state the first left behind returns it again.
+    #[test]
+    fn attack_state_before_reproduces_the_evaluation() {
+        let mut positions = crate::randpos::random_positions(400, 0xB0A2D);
+        for fen in [
+            crate::position::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "1r2r1k1/p1q2ppp/2pb1n2/8/3P4/1QN1B3/PP3PPP/2RR2K1 b - - 0 1",
+            "3q1rk1/5ppp/8/3Q4/8/8/1B3PPP/3R2K1 w - - 0 1",
+        ] {
+            positions.push(Position::from_fen(fen).unwrap());
+        }
+        let mut checked = 0;
+        for kind in MobilityKind::ALL {
+            let mut eval = Evaluation::<DynamicSet, MailboxDefects>::new(
+                DynamicSet::uniform(kind),
+                Weights::default(),
+                EvalConfig::default(),
+            );
+            for pos in &positions {
+                let trace = eval.trace(&mut pos.clone());
+                let mut p = pos.clone();
+                let entry = pawns::evaluate_pawns(&p, &Weights::default());
+                let inputs = MobilityInputs::new(&p, entry.stationary);
+                for piece in [PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen] {
+                    let mut acc = attack_state_before(&mut p, &inputs, piece);
+                    let f = routine::<FastSliders>(piece, kind, false);
+                    for _ in 0..2 {
+                        for c in Color::ALL {
+                            for sq in p.bb(c, piece) {
+                                let want = trace.piece_at(sq).expect("traced").mobility;
+                                assert_eq!(
+                                    f(&mut p, &mut acc, &inputs, c, sq),
+                                    want,
+                                    "{kind} {piece:?} {sq} in {}",
+                                    pos.to_fen()
+                                );
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 }
