@@ -9,14 +9,19 @@
 //! * [`suite`], [`benchmarks`]: benchmark specs and the registry.
 //! * [`report`], [`table`], [`plot`]: JSON, stdout table, SVG/PNG.
 //! * [`cli`]: the command line shared by the binary and `cargo bench`.
+//! * [`nps`], [`baseline_engine`], [`process`]: whole-engine NPS beside
+//!   Crafty's and Stockfish's own bench, each run a pinned child process.
 
+pub mod baseline_engine;
 pub mod benchmarks;
 pub mod cli;
 pub mod counters;
 pub mod density;
 pub mod measurement;
+pub mod nps;
 pub mod pin;
 pub mod plot;
+pub mod process;
 pub mod report;
 pub mod runner;
 pub mod stats;

@@ -35,6 +35,9 @@ enum Command {
     },
     /// List the registered benchmarks.
     List,
+    /// Whole-engine NPS: our `engine bench` beside Crafty's and/or
+    /// Stockfish's own bench, interleaved on one pinned core.
+    Nps(boardbench::nps::NpsCli),
     /// Regenerate positions/derived_low_men.epd: ladder positions for men
     /// counts the real-game files lack, by seeded capture playouts.
     DerivePositions {
@@ -109,6 +112,7 @@ fn main() -> ExitCode {
             Ok(0)
         }
         Command::DerivePositions { out, per_count, seed } => derive(out, *per_count, *seed),
+        Command::Nps(a) => boardbench::nps::main(a),
     };
     match result {
         Ok(code) => ExitCode::from(code as u8),
