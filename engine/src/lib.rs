@@ -25,6 +25,7 @@ pub mod bitboard;
 pub mod defects;
 pub mod equiv;
 pub mod eval;
+pub mod fixed_vec;
 pub mod movegen;
 pub mod moves;
 pub mod perft;

@@ -4,9 +4,9 @@
 //! Layout: bits 0-7 from (0x88), 8-15 to (0x88), 16-19 moved piece code,
 //! 20-23 captured piece code, 24-27 promotion piece code, 28-31 flags.
 
+use crate::fixed_vec::FixedVec;
 use crate::types::{Piece, PieceType, Square88};
 use std::fmt;
-use std::mem::MaybeUninit;
 
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Move(u32);
@@ -189,89 +189,11 @@ impl fmt::Debug for Move {
 pub const MAX_MOVES: usize = 256;
 
 /// A fixed-capacity move list on the stack.
-pub struct MoveList {
-    moves: [MaybeUninit<Move>; MAX_MOVES],
-    len: usize,
-}
+pub type MoveList = FixedVec<Move, MAX_MOVES>;
 
-impl Default for MoveList {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl MoveList {
-    #[inline(always)]
-    pub fn new() -> MoveList {
-        // Written field by field: with a struct literal LLVM merges the
-        // `len` store and the uninitialised array into one 1 KiB memset.
-        let mut list = MaybeUninit::<MoveList>::uninit();
-        // SAFETY: `len` is written; `moves` holds `MaybeUninit`s.
-        unsafe {
-            std::ptr::addr_of_mut!((*list.as_mut_ptr()).len).write(0);
-            list.assume_init()
-        }
-    }
-
-    #[inline(always)]
-    pub fn push(&mut self, m: Move) {
-        debug_assert!(self.len < MAX_MOVES);
-        // A legal position has at most 218 moves; the bound check keeps a
-        // corrupt position from writing out of bounds.
-        if let Some(slot) = self.moves.get_mut(self.len) {
-            slot.write(m);
-            self.len += 1;
-        }
-    }
-
-    #[inline(always)]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    #[inline(always)]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    #[inline(always)]
-    pub fn clear(&mut self) {
-        self.len = 0;
-    }
-
-    #[inline(always)]
-    pub fn as_slice(&self) -> &[Move] {
-        // SAFETY: the first `len` entries were written by `push`.
-        unsafe { std::slice::from_raw_parts(self.moves.as_ptr() as *const Move, self.len) }
-    }
-
-    #[inline(always)]
-    pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        // SAFETY: the first `len` entries were written by `push`.
-        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr() as *mut Move, self.len) }
-    }
-
-    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
-        self.as_slice().iter()
-    }
-
+impl FixedVec<Move, MAX_MOVES> {
     pub fn contains(&self, m: Move) -> bool {
         self.as_slice().contains(&m)
-    }
-}
-
-impl std::ops::Index<usize> for MoveList {
-    type Output = Move;
-    fn index(&self, i: usize) -> &Move {
-        &self.as_slice()[i]
-    }
-}
-
-impl<'a> IntoIterator for &'a MoveList {
-    type Item = &'a Move;
-    type IntoIter = std::slice::Iter<'a, Move>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.as_slice().iter()
     }
 }
 

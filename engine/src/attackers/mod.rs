@@ -20,11 +20,11 @@ pub mod mailbox;
 pub use bitboard::{is_attacked_bitboard, who_attacks, AttackerSets, BitboardAttackers};
 pub use mailbox::{is_attacked_mailbox, MailboxAttackers};
 
+use crate::fixed_vec::FixedVec;
 use crate::position::Position;
 use crate::tables::{AV_BISHOP, AV_BLACK_PAWN, AV_KING, AV_KNIGHT, AV_QUEEN, AV_ROOK, AV_WHITE_PAWN};
 use crate::types::{Color, Piece, Square88};
 use std::fmt;
-use std::mem::MaybeUninit;
 
 /// The difference-table bit of each piece code (0 for empty).
 pub(crate) static PIECE_VECTOR_BIT: [u8; 14] = [
@@ -85,72 +85,9 @@ pub const SEE_LIST_CAPACITY: usize = 32;
 
 /// The attackers of one square by one colour: fixed capacity, on the stack,
 /// never allocates (SEE runs inside move ordering).
-#[derive(Clone)]
-pub struct SeeList {
-    entries: [MaybeUninit<SeeEntry>; SEE_LIST_CAPACITY],
-    len: usize,
-}
+pub type SeeList = FixedVec<SeeEntry, SEE_LIST_CAPACITY>;
 
-impl Default for SeeList {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl SeeList {
-    #[inline(always)]
-    pub fn new() -> SeeList {
-        // Written field by field: with a struct literal LLVM clears the whole
-        // uninitialised array (a memset per SEE call).
-        let mut list = MaybeUninit::<SeeList>::uninit();
-        // SAFETY: `len` is written; `entries` holds `MaybeUninit`s.
-        unsafe {
-            std::ptr::addr_of_mut!((*list.as_mut_ptr()).len).write(0);
-            list.assume_init()
-        }
-    }
-
-    #[inline(always)]
-    pub fn clear(&mut self) {
-        self.len = 0;
-    }
-
-    /// Append an entry. A full list ignores the push: no legal position
-    /// fills it, and the bound keeps a corrupt one from writing past it.
-    #[inline(always)]
-    pub fn push(&mut self, e: SeeEntry) {
-        if let Some(slot) = self.entries.get_mut(self.len) {
-            slot.write(e);
-            self.len += 1;
-        }
-    }
-
-    #[inline(always)]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    #[inline(always)]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    #[inline(always)]
-    pub fn as_slice(&self) -> &[SeeEntry] {
-        // SAFETY: the first `len` entries were written by `push`/`insert_sorted`.
-        unsafe { std::slice::from_raw_parts(self.entries.as_ptr() as *const SeeEntry, self.len) }
-    }
-
-    #[inline(always)]
-    pub fn as_mut_slice(&mut self) -> &mut [SeeEntry] {
-        // SAFETY: as for `as_slice`.
-        unsafe { std::slice::from_raw_parts_mut(self.entries.as_mut_ptr() as *mut SeeEntry, self.len) }
-    }
-
-    pub fn iter(&self) -> std::slice::Iter<'_, SeeEntry> {
-        self.as_slice().iter()
-    }
-
+impl FixedVec<SeeEntry, SEE_LIST_CAPACITY> {
     /// Sort by [`SeeEntry::order_key`]. Insertion sort: the lists are a few
     /// entries long and the bitboard builder already emits them in order.
     #[inline]
@@ -171,28 +108,17 @@ impl SeeList {
     /// Insert into a list sorted by [`SeeEntry::order_key`], keeping it so.
     #[inline]
     pub fn insert_sorted(&mut self, e: SeeEntry) {
-        if self.len >= SEE_LIST_CAPACITY {
+        if self.is_full() {
             return;
         }
         let key = e.order_key();
-        let mut j = self.len;
-        self.entries[j].write(e);
-        self.len += 1;
+        self.push(e);
         let s = self.as_mut_slice();
+        let mut j = s.len() - 1;
         while j > 0 && s[j - 1].order_key() > key {
             s.swap(j, j - 1);
             j -= 1;
         }
-    }
-
-    /// Remove the entry at `index`, keeping the order of the rest.
-    #[inline]
-    pub fn remove(&mut self, index: usize) -> SeeEntry {
-        let s = self.as_mut_slice();
-        let e = s[index];
-        s.copy_within(index + 1.., index);
-        self.len -= 1;
-        e
     }
 
     /// Remove the entry standing on `square`, if any.
@@ -200,12 +126,6 @@ impl SeeList {
     pub fn remove_square(&mut self, square: Square88) -> Option<SeeEntry> {
         let i = self.as_slice().iter().position(|e| e.square == square)?;
         Some(self.remove(i))
-    }
-}
-
-impl fmt::Debug for SeeList {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.as_slice()).finish()
     }
 }
 

@@ -10,11 +10,11 @@
 //! attacker); the two killers; quiet moves by history; losing captures by
 //! SEE; under-promotions.
 
+use crate::fixed_vec::FixedVec;
 use crate::moves::{Move, MoveList, MAX_MOVES};
 use crate::position::Position;
 use crate::search::MAX_PLY;
 use crate::types::PieceType;
-use std::mem::MaybeUninit;
 
 /// Ordering classes (higher first).
 pub mod class {
@@ -53,84 +53,67 @@ pub fn mvv_lva(m: Move) -> i32 {
 /// Moves with their ordering keys, handed out best first. The key's low 32
 /// bits are the move itself, so only the keys are stored.
 pub struct ScoredMoves {
-    /// The first `len` entries are written; the rest are never read.
-    keys: MaybeUninit<[u64; MAX_MOVES]>,
-    len: usize,
+    keys: FixedVec<u64, MAX_MOVES>,
+    /// Keys before `next` have been picked.
     next: usize,
 }
 
 impl ScoredMoves {
     #[inline(always)]
     pub fn new() -> ScoredMoves {
-        // Written field by field: a struct literal lets LLVM merge the
-        // counters' stores with the uninitialised array into one 2 KiB
-        // memset on every node.
-        let mut s = MaybeUninit::<ScoredMoves>::uninit();
-        let p = s.as_mut_ptr();
-        // SAFETY: `len` and `next` are written; `keys` is `MaybeUninit`.
-        unsafe {
-            std::ptr::addr_of_mut!((*p).len).write(0);
-            std::ptr::addr_of_mut!((*p).next).write(0);
-            s.assume_init()
-        }
+        ScoredMoves { keys: FixedVec::new(), next: 0 }
     }
 
-    /// Fill from `list`, keying each move with `key` (which must return an
-    /// [`order_key`] of that move).
+    /// Replace the contents with `list`, each move keyed by `key` (whose
+    /// low 32 bits must be the move).
     #[inline(always)]
     pub fn fill(&mut self, list: &MoveList, mut key: impl FnMut(Move) -> u64) {
-        self.len = 0;
-        self.next = 0;
+        self.clear();
         for &m in list {
             let k = key(m);
             debug_assert_eq!(k as u32, m.raw());
-            self.push(k);
+            self.keys.push(k);
         }
     }
 
-    /// Add one move with its key.
     #[inline(always)]
     pub fn push(&mut self, key: u64) {
-        assert!(self.len < MAX_MOVES);
-        // SAFETY: in bounds (checked above); writing needs no initialised
-        // value there.
-        unsafe { (self.keys.as_mut_ptr() as *mut u64).add(self.len).write(key) };
-        self.len += 1;
+        self.keys.push(key);
     }
 
-    /// Forget every move.
     #[inline(always)]
     pub fn clear(&mut self) {
-        self.len = 0;
+        self.keys.clear();
         self.next = 0;
     }
 
     #[inline(always)]
     pub fn len(&self) -> usize {
-        self.len
+        self.keys.len()
     }
 
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.keys.is_empty()
     }
 
-    /// The remaining move with the highest key, and its key.
+    /// The best remaining move and its key (selection: moves are usually
+    /// cut off long before all are picked).
     #[inline(always)]
     pub fn pick(&mut self) -> Option<(Move, u64)> {
-        if self.next >= self.len {
+        let next = self.next;
+        let keys = self.keys.as_mut_slice();
+        if next >= keys.len() {
             return None;
         }
-        // SAFETY: entries below `len` were written by `fill` or `push`.
-        let keys = unsafe { std::slice::from_raw_parts_mut(self.keys.as_mut_ptr() as *mut u64, self.len) };
-        let mut best = self.next;
-        for i in self.next + 1..keys.len() {
+        let mut best = next;
+        for i in next + 1..keys.len() {
             if keys[i] > keys[best] {
                 best = i;
             }
         }
-        keys.swap(self.next, best);
-        let key = keys[self.next];
+        keys.swap(next, best);
+        let key = keys[next];
         self.next += 1;
         Some((Move::from_raw(key as u32), key))
     }

@@ -9,7 +9,9 @@
 //! Writes accumulators (direct and x-ray sets), never the attack words,
 //! except with `MIRROR` in mixed per-piece configurations.
 
-use super::{best_ray, mirror_to_words, MobilityInputs, PieceMobility, THROUGH_ENEMY, THROUGH_FRIEND};
+use super::{
+    best_ray, queen_report, record, rook_report, Counting, MobilityInputs, PieceMobility, THROUGH_ENEMY, THROUGH_FRIEND,
+};
 use crate::bitboard::Bitboard;
 use crate::eval::attacks::{Accumulators, BISHOP_XRAY, MINOR_BIT, QUEEN_BIT, QUEEN_XRAY, ROOK_BIT, ROOK_XRAY};
 use crate::position::Position;
@@ -74,10 +76,7 @@ pub fn knight<const MIRROR: bool>(
     let enemy_pieces = pos.color_bb(enemy) & !enemy_pawns;
     let if_safe = (!pos.occupied() | enemy_pawns) & !acc.unsafe_for_minor(color);
     let mobile = attacks & (if_safe | enemy_pieces);
-    acc.minor[color.index()] |= attacks;
-    if MIRROR {
-        mirror_to_words(pos, color, attacks, MINOR_BIT, Bitboard::EMPTY, 0);
-    }
+    record::<MIRROR>(pos, acc, color, (MINOR_BIT, 0), attacks, Bitboard::EMPTY);
     PieceMobility { mobility: mobile.count() as u8, ..PieceMobility::default() }
 }
 
@@ -90,22 +89,14 @@ pub fn bishop<S: Sliders, const MIRROR: bool>(
 ) -> PieceMobility {
     let enemy = color.flip();
     let occ = pos.occupied();
-    let enemy_pawns = pos.bb(enemy, PieceType::Pawn);
-    let enemy_pass =
-        pos.color_bb(enemy) & !enemy_pawns & !pos.bb(enemy, PieceType::Knight) & !pos.bb(enemy, PieceType::Bishop);
+    // Passed: enemy rooks, queens, king; own bishops and queens.
+    let enemy_pass = pos.rook_likes(enemy) | pos.bb(enemy, PieceType::King);
     let friend_pass = pos.bishop_likes(color);
     let direct = S::bishop(sq, occ);
     let xray = extend_through(S::bishop, sq, occ, direct, enemy_pass | friend_pass);
     let walked = direct | xray;
-    let own_transient_pawns = pos.bb(color, PieceType::Pawn) & !inp.stationary[color.index()];
-    let if_safe = (!occ | enemy_pawns) & !acc.unsafe_for_minor(color);
-    let always = (pos.color_bb(enemy) & !enemy_pawns) | own_transient_pawns;
-    let mobile = walked & (if_safe | always);
-    acc.minor[color.index()] |= direct;
-    acc.minor_xray[color.index()] |= xray;
-    if MIRROR {
-        mirror_to_words(pos, color, direct, MINOR_BIT, xray, BISHOP_XRAY);
-    }
+    let mobile = Counting::bishop(pos, acc, inp, color).mobile(walked);
+    record::<MIRROR>(pos, acc, color, (MINOR_BIT, BISHOP_XRAY), direct, xray);
     PieceMobility {
         mobility: mobile.count() as u8,
         best_ray: best_ray(mobile, sq, 4..8),
@@ -123,30 +114,17 @@ pub fn rook<S: Sliders, const MIRROR: bool>(
 ) -> PieceMobility {
     let enemy = color.flip();
     let occ = pos.occupied();
+    // Passed: the enemy queen and king; own rooks and queens.
     let enemy_pass = pos.bb(enemy, PieceType::Queen) | pos.bb(enemy, PieceType::King);
-    let own_rooks = pos.bb(color, PieceType::Rook);
-    let friend_pass = own_rooks | pos.bb(color, PieceType::Queen);
+    let friend_pass = pos.rook_likes(color);
     let direct = S::rook(sq, occ);
     let xray = extend_through(S::rook, sq, occ, direct, enemy_pass | friend_pass);
     let walked = direct | xray;
-    let enemy_minors_and_pawns = pos.color_bb(enemy) & !pos.rook_likes(enemy) & !pos.bb(enemy, PieceType::King);
-    let if_safe = (!occ | enemy_minors_and_pawns) & !acc.unsafe_for_rook(color);
-    let always = pos.bb(enemy, PieceType::Rook) | enemy_pass;
-    let mobile = walked & (if_safe | always);
-    let partners = walked & own_rooks;
-    let on_rank = partners & Bitboard::rank(sq.rank());
-    acc.rook[color.index()] |= direct;
-    acc.rook_xray[color.index()] |= xray;
-    if MIRROR {
-        mirror_to_words(pos, color, direct, ROOK_BIT, xray, ROOK_XRAY);
-    }
+    let mobile = Counting::rook(pos, acc, color).mobile(walked);
+    record::<MIRROR>(pos, acc, color, (ROOK_BIT, ROOK_XRAY), direct, xray);
     PieceMobility {
-        mobility: mobile.count() as u8,
-        best_ray: best_ray(mobile, sq, 0..4),
-        connected_rank: on_rank.count() as u8,
-        connected_file: (partners & !on_rank).count() as u8,
-        king_walks: 0,
         through: through_flags(walked, friend_pass, enemy_pass),
+        ..rook_report(pos, color, sq, mobile, walked)
     }
 }
 
@@ -157,32 +135,22 @@ pub fn queen<S: Sliders, const MIRROR: bool>(
     color: Color,
     sq: Square,
 ) -> PieceMobility {
-    let enemy = color.flip();
     let occ = pos.occupied();
-    let own_queens = pos.bb(color, PieceType::Queen);
-    let line_pass = pos.bb(color, PieceType::Rook) | own_queens;
-    let diagonal_pass = pos.bb(color, PieceType::Bishop) | own_queens;
+    // Passed: own rooks and queens on lines, own bishops and queens on
+    // diagonals; no enemy piece.
+    let line_pass = pos.rook_likes(color);
+    let diagonal_pass = pos.bishop_likes(color);
     let direct_line = S::rook(sq, occ);
     let direct_diagonal = S::bishop(sq, occ);
     let xray_line = extend_through(S::rook, sq, occ, direct_line, line_pass);
     let xray_diagonal = extend_through(S::bishop, sq, occ, direct_diagonal, diagonal_pass);
-    let xray = xray_line | xray_diagonal;
-    let direct = direct_line | direct_diagonal;
+    let (direct, xray) = (direct_line | direct_diagonal, xray_line | xray_diagonal);
     let passed = ((direct_line | xray_line) & line_pass) | ((direct_diagonal | xray_diagonal) & diagonal_pass);
     let walked = direct | xray;
-    let enemy_greater = pos.bb(enemy, PieceType::Queen) | pos.bb(enemy, PieceType::King);
-    let if_safe = (!occ | (pos.color_bb(enemy) & !enemy_greater)) & !acc.unsafe_for_queen(color);
-    let mobile = walked & (if_safe | enemy_greater);
-    acc.queen[color.index()] |= direct;
-    acc.queen_xray[color.index()] |= xray;
-    if MIRROR {
-        mirror_to_words(pos, color, direct, QUEEN_BIT, xray, QUEEN_XRAY);
-    }
-    let enemy_king_zone = crate::tables::KING_ATTACKS[pos.king_square(enemy).index()];
+    let mobile = Counting::queen(pos, acc, color).mobile(walked);
+    record::<MIRROR>(pos, acc, color, (QUEEN_BIT, QUEEN_XRAY), direct, xray);
     PieceMobility {
-        mobility: mobile.count() as u8,
-        king_walks: (walked & enemy_king_zone).count() as u8,
         through: if passed.is_nonempty() { THROUGH_FRIEND } else { 0 },
-        ..PieceMobility::default()
+        ..queen_report(pos, color, mobile, walked)
     }
 }

@@ -85,6 +85,111 @@ pub(super) fn best_ray(mobile: Bitboard, sq: Square, dirs: std::ops::Range<usize
     dirs.map(|d| (mobile & crate::tables::RAYS[d][sq.index()]).count() as u8).max().unwrap_or(0)
 }
 
+/// Which walked squares count, for the two bitboard implementations: the
+/// case table of DESIGN §4.1 as square sets. A square counts if it is in
+/// `always`, or in `if_safe` and not attacked by the enemy classes the
+/// piece fears.
+#[derive(Copy, Clone)]
+pub(super) struct Counting {
+    if_safe: Bitboard,
+    always: Bitboard,
+}
+
+impl Counting {
+    /// The walked squares that count towards mobility.
+    #[inline(always)]
+    pub(super) fn mobile(self, walked: Bitboard) -> Bitboard {
+        walked & (self.if_safe | self.always)
+    }
+
+    /// Bishop: empty squares and enemy pawns if safe from enemy pawns; any
+    /// other enemy piece; an own pawn that can still move.
+    #[inline(always)]
+    pub(super) fn bishop(pos: &Position, acc: &Accumulators, inp: &MobilityInputs, color: Color) -> Counting {
+        let enemy_pawns = pos.bb(color.flip(), PieceType::Pawn);
+        let own_transient_pawns = pos.bb(color, PieceType::Pawn) & !inp.stationary[color.index()];
+        Counting {
+            if_safe: (!pos.occupied() | enemy_pawns) & !acc.unsafe_for_minor(color),
+            always: (pos.color_bb(color.flip()) & !enemy_pawns) | own_transient_pawns,
+        }
+    }
+
+    /// Rook: empty squares and enemy pawns and minors if safe from enemy
+    /// pawns and minors; enemy rooks, queens and kings always.
+    #[inline(always)]
+    pub(super) fn rook(pos: &Position, acc: &Accumulators, color: Color) -> Counting {
+        let enemy = color.flip();
+        let enemy_majors = pos.rook_likes(enemy) | pos.bb(enemy, PieceType::King);
+        Counting {
+            if_safe: (!pos.occupied() | (pos.color_bb(enemy) & !enemy_majors)) & !acc.unsafe_for_rook(color),
+            always: enemy_majors,
+        }
+    }
+
+    /// Queen: empty squares and enemy pawns, minors and rooks if safe from
+    /// all three; enemy queens and kings always.
+    #[inline(always)]
+    pub(super) fn queen(pos: &Position, acc: &Accumulators, color: Color) -> Counting {
+        let enemy = color.flip();
+        let enemy_greater = pos.bb(enemy, PieceType::Queen) | pos.bb(enemy, PieceType::King);
+        Counting {
+            if_safe: (!pos.occupied() | (pos.color_bb(enemy) & !enemy_greater)) & !acc.unsafe_for_queen(color),
+            always: enemy_greater,
+        }
+    }
+}
+
+/// Record a bitboard routine's attack sets: accumulators always, the
+/// attack words too when mirroring (mixed configurations).
+#[inline(always)]
+pub(super) fn record<const MIRROR: bool>(
+    pos: &mut Position,
+    acc: &mut Accumulators,
+    color: Color,
+    bits: (u32, u32),
+    direct: Bitboard,
+    xray: Bitboard,
+) {
+    acc.record(color, bits.0, direct);
+    if xray.is_nonempty() {
+        acc.record(color, bits.1, xray);
+    }
+    if MIRROR {
+        mirror_to_words(pos, color, direct, bits.0, xray, bits.1);
+    }
+}
+
+/// A rook's report from its counted and walked squares.
+#[inline(always)]
+pub(super) fn rook_report(
+    pos: &Position,
+    color: Color,
+    sq: Square,
+    mobile: Bitboard,
+    walked: Bitboard,
+) -> PieceMobility {
+    let partners = walked & pos.bb(color, PieceType::Rook);
+    let on_rank = partners & Bitboard::rank(sq.rank());
+    PieceMobility {
+        mobility: mobile.count() as u8,
+        best_ray: best_ray(mobile, sq, 0..4),
+        connected_rank: on_rank.count() as u8,
+        connected_file: (partners & !on_rank).count() as u8,
+        ..PieceMobility::default()
+    }
+}
+
+/// A queen's report: mobility and the walked squares next to the enemy king.
+#[inline(always)]
+pub(super) fn queen_report(pos: &Position, color: Color, mobile: Bitboard, walked: Bitboard) -> PieceMobility {
+    let enemy_king_zone = crate::tables::KING_ATTACKS[pos.king_square(color.flip()).index()];
+    PieceMobility {
+        mobility: mobile.count() as u8,
+        king_walks: (walked & enemy_king_zone).count() as u8,
+        ..PieceMobility::default()
+    }
+}
+
 /// Which implementation a piece type uses.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MobilityKind {

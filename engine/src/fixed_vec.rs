@@ -1,0 +1,142 @@
+//! `FixedVec`: a fixed-capacity vector on the stack for `Copy` items, the
+//! storage behind the move list, the SEE attacker lists and the search's
+//! scored moves. Creating one writes only its length (no memset of the
+//! uninitialised storage); pushing past the capacity is ignored rather than
+//! written out of bounds, since no legal position fills these lists.
+
+use std::mem::MaybeUninit;
+
+pub struct FixedVec<T: Copy, const N: usize> {
+    items: [MaybeUninit<T>; N],
+    len: usize,
+}
+
+impl<T: Copy, const N: usize> FixedVec<T, N> {
+    #[inline(always)]
+    pub fn new() -> Self {
+        // Written field by field: with a struct literal LLVM merges the
+        // `len` store with the uninitialised array into one memset of the
+        // whole storage, on every node.
+        let mut v = MaybeUninit::<Self>::uninit();
+        // SAFETY: `len` is written; `items` holds `MaybeUninit`s, which need
+        // no initialisation.
+        unsafe {
+            std::ptr::addr_of_mut!((*v.as_mut_ptr()).len).write(0);
+            v.assume_init()
+        }
+    }
+
+    /// Append; a full vector ignores the push.
+    #[inline(always)]
+    pub fn push(&mut self, item: T) {
+        if let Some(slot) = self.items.get_mut(self.len) {
+            slot.write(item);
+            self.len += 1;
+        }
+    }
+
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline(always)]
+    pub fn is_full(&self) -> bool {
+        self.len == N
+    }
+
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[T] {
+        // SAFETY: the first `len` items were written by `push`.
+        unsafe { std::slice::from_raw_parts(self.items.as_ptr() as *const T, self.len) }
+    }
+
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        // SAFETY: as for `as_slice`.
+        unsafe { std::slice::from_raw_parts_mut(self.items.as_mut_ptr() as *mut T, self.len) }
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, T> {
+        self.as_slice().iter()
+    }
+
+    /// Remove the item at `index`, keeping the order of the rest.
+    #[inline]
+    pub fn remove(&mut self, index: usize) -> T {
+        let s = self.as_mut_slice();
+        let item = s[index];
+        s.copy_within(index + 1.., index);
+        self.len -= 1;
+        item
+    }
+}
+
+impl<T: Copy, const N: usize> Default for FixedVec<T, N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Copy, const N: usize> Clone for FixedVec<T, N> {
+    fn clone(&self) -> Self {
+        let mut v = Self::new();
+        for &x in self.as_slice() {
+            v.push(x);
+        }
+        v
+    }
+}
+
+impl<T: Copy + std::fmt::Debug, const N: usize> std::fmt::Debug for FixedVec<T, N> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl<T: Copy, const N: usize> std::ops::Index<usize> for FixedVec<T, N> {
+    type Output = T;
+    fn index(&self, i: usize) -> &T {
+        &self.as_slice()[i]
+    }
+}
+
+impl<'a, T: Copy, const N: usize> IntoIterator for &'a FixedVec<T, N> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FixedVec;
+
+    #[test]
+    fn push_remove_and_overflow() {
+        let mut v = FixedVec::<u32, 4>::new();
+        assert!(v.is_empty());
+        for i in 0..6 {
+            v.push(i);
+        }
+        assert_eq!(v.as_slice(), &[0, 1, 2, 3], "pushes past the capacity are ignored");
+        assert!(v.is_full());
+        assert_eq!(v.remove(1), 1);
+        assert_eq!(v.as_slice(), &[0, 2, 3]);
+        let c = v.clone();
+        v.clear();
+        assert_eq!(c.len(), 3);
+        assert_eq!(c[2], 3);
+    }
+}
