@@ -331,6 +331,7 @@ pub fn execute(args: &RunArgs, entries: &[&Entry], argv: Vec<String>) -> Result<
         counters: RefCell::new(opened.ok()),
         progress: true,
         quick: args.quick,
+        purpose: crate::suite::Purpose::Report,
     };
     let (commit, dirty) = sysinfo::git_state(&workspace_root());
     let run_id = format!(

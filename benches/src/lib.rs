@@ -9,14 +9,22 @@
 //! * [`suite`], [`benchmarks`]: benchmark specs and the registry.
 //! * [`report`], [`table`], [`plot`]: JSON, stdout table, SVG/PNG.
 //! * [`cli`]: the command line shared by the binary and `cargo bench`.
+//! * [`gate`]: the commit gate (timing by process with an A/A control,
+//!   instruction counts with gungraun).
+//! * [`nps`], [`baseline_engine`], [`process`]: whole-engine NPS beside
+//!   Crafty's and Stockfish's own bench, each run a pinned child process.
 
+pub mod baseline_engine;
 pub mod benchmarks;
 pub mod cli;
 pub mod counters;
 pub mod density;
+pub mod gate;
 pub mod measurement;
+pub mod nps;
 pub mod pin;
 pub mod plot;
+pub mod process;
 pub mod report;
 pub mod runner;
 pub mod stats;

@@ -45,6 +45,19 @@ enum Command {
     },
     /// List the registered benchmarks.
     List,
+    /// Whole-engine NPS: our `engine bench` beside Crafty's and/or
+    /// Stockfish's own bench, interleaved on one pinned core.
+    Nps(boardbench::nps::NpsCli),
+    /// Commit gate: fail when a routine got slower than in --base (timing
+    /// by process with an A/A control, and gungraun instruction counts).
+    /// Exit 0 pass, 3 regression, 4 too noisy to judge, 1 error.
+    Gate(boardbench::gate::GateCli),
+    /// (for the gate) One short timing run of this build, JSON on stdout.
+    #[command(hide = true)]
+    GateSample(boardbench::gate::SampleCli),
+    /// (for the gate) This build's cases (benchmark, bucket, arm), one per line.
+    #[command(hide = true)]
+    GateCases(boardbench::gate::CasesCli),
     /// Regenerate positions/derived_low_men.epd: ladder positions for men
     /// counts the real-game files lack, by seeded capture playouts.
     DerivePositions {
@@ -123,6 +136,10 @@ fn main() -> ExitCode {
             Ok(0)
         }
         Command::DerivePositions { out, per_count, seed } => derive(out, *per_count, *seed),
+        Command::Nps(a) => boardbench::nps::main(a),
+        Command::Gate(a) => boardbench::gate::gate_main(a),
+        Command::GateSample(a) => boardbench::gate::sample_main(a),
+        Command::GateCases(a) => boardbench::gate::cases_main(a),
     };
     match result {
         Ok(code) => ExitCode::from(code as u8),

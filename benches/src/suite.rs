@@ -11,7 +11,7 @@ use crate::counters::{Counters, PerCall};
 use crate::density::{Bucket, PositionSet};
 use crate::measurement::{Measurement, MonotonicNanos, TscTicks};
 use crate::report::{ArmInfo, ArmReport, BenchReport, BucketReport, ControlCheck, Rung};
-use crate::runner::{self, Arm, Plan, Role, Routine, Workload, WorkloadRounds};
+use crate::runner::{self, Arm, ArmRounds, Plan, Role, Routine, Workload, WorkloadRounds};
 use crate::stats;
 use crate::tsc::ClockInfo;
 use engine::Position;
@@ -41,6 +41,91 @@ pub struct Context {
     pub progress: bool,
     /// A `--quick` smoke run.
     pub quick: bool,
+    /// What the run is for: a report, or one of the commit gate's uses.
+    pub purpose: Purpose,
+}
+
+/// One bucket × arm of one benchmark: what the commit gate judges.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct CaseId {
+    pub bench: String,
+    pub bucket: String,
+    pub arm: String,
+}
+
+impl std::fmt::Display for CaseId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {} {}", self.bench, self.bucket, self.arm)
+    }
+}
+
+/// What a run is for. Benchmarks see it through [`Context::extras`]; the
+/// runner part lives in [`measure`], so every benchmark that measures
+/// through it serves the commit gate (`gate.rs`) without code of its own.
+pub enum Purpose {
+    /// A full run: every arm, the A/A and x2 controls, and any extra parts
+    /// of a benchmark (e.g. evalcycles' per-term breakdown).
+    Report,
+    /// The gate's timing samples: the benchmark's own arms only (the gate's
+    /// control is a second process of the base build, not an in-process
+    /// A/A), no extra parts. Control arms are not run; their rounds are
+    /// left empty, so their statistics read NaN.
+    GateTiming,
+    /// The gate's instruction counts: nothing is timed. [`measure`] records
+    /// every workload × baseline/candidate arm in `found`; if `select`
+    /// names one, it runs that arm once over the workload's inputs
+    /// uncounted (warm-up: lazily built tables, caches) and once through
+    /// [`counted_pass`], the function callgrind collects in, and stores the
+    /// checksum in `checksum`. Then it returns [`COLLECTED`] as an error,
+    /// so the benchmark stops without measuring or reporting.
+    Collect { select: Option<CaseId>, found: RefCell<Vec<CaseId>>, checksum: std::cell::Cell<Option<u64>> },
+}
+
+/// The error [`measure`] returns in [`Purpose::Collect`].
+pub const COLLECTED: &str = "(collected for the gate, not measured)";
+
+impl Context {
+    /// Whether to run a benchmark's parts beyond the per-call timing (only
+    /// full report runs do).
+    pub fn extras(&self) -> bool {
+        matches!(self.purpose, Purpose::Report)
+    }
+}
+
+/// One pass of `routine` over `inputs`: the only code the gate's
+/// instruction count (callgrind `--toggle-collect`) collects in.
+#[inline(never)]
+pub fn counted_pass<I>(routine: Routine<I>, inputs: &mut [I]) -> u64 {
+    let routine = std::hint::black_box(routine);
+    let mut sum = 0u64;
+    for x in inputs.iter_mut() {
+        sum = sum.wrapping_add(routine(std::hint::black_box(x)));
+    }
+    std::hint::black_box(sum)
+}
+
+/// [`Purpose::Collect`]: record the cases, run the selected one.
+fn collect<I: Clone>(
+    select: &Option<CaseId>,
+    found: &RefCell<Vec<CaseId>>,
+    checksum: &std::cell::Cell<Option<u64>>,
+    label: &str,
+    arms: &[Arm<I>],
+    workloads: &mut [Workload<I>],
+) {
+    for w in workloads.iter_mut() {
+        for a in arms.iter().filter(|a| matches!(a.role, Role::Baseline | Role::Candidate)) {
+            let id = CaseId { bench: label.to_string(), bucket: w.label.clone(), arm: a.name.clone() };
+            if select.as_ref() == Some(&id) {
+                let mut warm = w.inputs.clone();
+                for x in warm.iter_mut() {
+                    std::hint::black_box((a.routine)(std::hint::black_box(x)));
+                }
+                checksum.set(Some(counted_pass(a.routine, &mut w.inputs)));
+            }
+            found.borrow_mut().push(id);
+        }
+    }
 }
 
 /// One implementation of the routine.
@@ -142,6 +227,53 @@ pub fn measure<I: Clone>(
     } else {
         ProgressBar::hidden()
     };
+    match &ctx.purpose {
+        Purpose::Report => {}
+        Purpose::Collect { select, found, checksum } => {
+            bar.finish_and_clear();
+            collect(select, found, checksum, label, arms, workloads);
+            return Err(COLLECTED.to_string());
+        }
+        Purpose::GateTiming => {
+            let keep: Vec<usize> =
+                (0..arms.len()).filter(|&i| matches!(arms[i].role, Role::Baseline | Role::Candidate)).collect();
+            if keep.len() < arms.len() {
+                let own: Vec<Arm<I>> = keep.iter().map(|&i| arms[i].clone()).collect();
+                let (mut rounds, overhead) = measure_plain(ctx, plan, &own, workloads, &bar)?;
+                // Back to the caller's arm order; skipped arms get empty rounds.
+                for r in rounds.iter_mut() {
+                    let n = r.arms.first().map_or(0, |a| a.round_samples.len());
+                    let mut measured = std::mem::take(&mut r.arms).into_iter();
+                    r.arms = (0..arms.len())
+                        .map(|i| {
+                            if keep.contains(&i) {
+                                measured.next().expect("one per kept arm")
+                            } else {
+                                ArmRounds {
+                                    round_medians: vec![f64::NAN; n],
+                                    round_trimmed: vec![f64::NAN; n],
+                                    round_samples: vec![Vec::new(); n],
+                                    samples: 0,
+                                    checksum: 0,
+                                }
+                            }
+                        })
+                        .collect();
+                }
+                return Ok((rounds, overhead));
+            }
+        }
+    }
+    measure_plain(ctx, plan, arms, workloads, &bar)
+}
+
+fn measure_plain<I: Clone>(
+    ctx: &Context,
+    plan: &Plan,
+    arms: &[Arm<I>],
+    workloads: &mut [Workload<I>],
+    bar: &ProgressBar,
+) -> Result<(Vec<WorkloadRounds>, f64), String> {
     let fixed = ctx.clock_info.fixed_overhead;
     let tick = |d: usize, t: usize| {
         bar.set_length(t as u64);

@@ -26,6 +26,8 @@ pub mod defects;
 pub mod equiv;
 pub mod eval;
 pub mod fixed_vec;
+#[cfg(any(feature = "inject-slowdown-attackers", feature = "inject-instructions-attackers"))]
+pub mod inject;
 pub mod movegen;
 pub mod moves;
 pub mod perft;

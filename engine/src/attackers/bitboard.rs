@@ -97,6 +97,11 @@ impl<S: Sliders> AttackerBuilder for BitboardAttackers<S> {
 
     #[inline]
     fn build(pos: &Position, sq: Square88, color: Color, list: &mut SeeList) {
+        // The commit gate's proof switches (off by default; src/inject.rs).
+        #[cfg(feature = "inject-slowdown-attackers")]
+        crate::inject::delay(crate::inject::ATTACKER_DELAY_STEPS);
+        #[cfg(feature = "inject-instructions-attackers")]
+        crate::inject::extra_instructions(crate::inject::ATTACKER_EXTRA_NOPS);
         list.clear();
         let sets = who_attacks::<S>(pos, sq.to_64(), color);
         for kind in PieceType::ALL {

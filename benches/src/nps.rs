@@ -1,0 +1,707 @@
+//! `boardbench nps`: whole-engine nodes per second, ours beside Crafty's and
+//! Stockfish's own `bench`, measured in one job on one core.
+//!
+//! Every run is a separate process pinned to the same core (the pin is set
+//! before `exec`, so threads inherit it), each in a fresh temporary working
+//! directory. A round runs every engine once; the order inside a round
+//! follows a first-order balanced (Williams) design, so that with two
+//! engines it is AB, BA, AB, … and with more every engine runs in every
+//! position and after every other engine equally often: load that drifts
+//! over the job hits all engines alike. Each run records the engine's own
+//! node count and NPS, its CPU time (user + system, from `wait4`) against
+//! wall time, and the load average before and after.
+//!
+//! Per engine: median, min and max NPS. Per pair ours/theirs: the median
+//! over rounds of the per-round NPS ratio, with a bootstrap 95% interval
+//! (rounds resampled; the two runs of a round are neighbours in time, so
+//! drift cancels in their ratio). Whole-process timings swing up to 2x here
+//! under load from other jobs (DESIGN §5): quote these ratios, measured in
+//! one job, not one absolute figure.
+
+use crate::baseline_engine::{self, BenchFigures, EngineKind};
+use crate::plot::{self, Bar};
+use crate::process::{self, Ending, Job, TempDir};
+use crate::report::{self, write_atomic};
+use crate::runner::balanced_orders;
+use crate::stats::{self, Ratio};
+use crate::sysinfo;
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+pub const SCHEMA: &str = "boardbench.nps/1";
+
+/// A run whose CPU time is below this share of its wall time had its core
+/// taken by something else part of the time: flagged in the table.
+pub const DISTURBED_SHARE: f64 = 0.9;
+
+/// Stockfish's default bench spelled out: hash MiB, threads, limit, positions, limit type.
+pub const STOCKFISH_BENCH: &str = "16 1 13 default depth";
+
+/// `boardbench nps` on the command line.
+#[derive(clap::Args, Clone, Debug)]
+pub struct NpsCli {
+    /// Crafty binary (25.2): driven through stdin ("bench", then "quit") in
+    /// a fresh temporary directory that is also its $HOME.
+    #[arg(long, value_name = "PATH")]
+    pub crafty: Option<PathBuf>,
+    /// Stockfish binary (e.g. /usr/games/stockfish): `bench 16 1 13 default depth`.
+    #[arg(long, value_name = "PATH")]
+    pub stockfish: Option<PathBuf>,
+    /// Our engine binary [default: `engine` beside this program].
+    #[arg(long, value_name = "PATH")]
+    pub engine: Option<PathBuf>,
+    /// Our profiles to run (repeat the flag) [default: mailbox, bitboard, single-probe].
+    #[arg(long = "engine-profile", value_name = "P")]
+    pub engine_profile: Vec<String>,
+    /// Depth of our `engine bench` [default: the bench's own].
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..))]
+    pub depth: Option<u32>,
+    /// Arguments of Stockfish's bench command.
+    #[arg(long, value_name = "ARGS", default_value = STOCKFISH_BENCH)]
+    pub stockfish_bench: String,
+    /// Rounds: every engine runs once per round.
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: u32,
+    /// Pin every run to core N [default: the last core].
+    #[arg(long, value_name = "N")]
+    pub core: Option<usize>,
+    /// Run every engine in the real-time FIFO class. Off by default: an
+    /// engine that spins while waiting for its own threads (Crafty's SMP
+    /// part) could then starve them on the one core.
+    #[arg(long)]
+    pub realtime: bool,
+    /// Seconds one run may take before it is killed.
+    #[arg(long, value_name = "SECS", default_value_t = 900, value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout: u64,
+    /// Directory for the JSON and the plot [default: results/runs].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Skip the plot.
+    #[arg(long)]
+    pub no_plots: bool,
+    /// Print the JSON report on stdout instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl NpsCli {
+    /// Resolve defaults into [`NpsArgs`].
+    pub fn resolve(&self, command_line: Vec<String>) -> Result<NpsArgs, String> {
+        let engine = match &self.engine {
+            Some(p) => p.clone(),
+            None => std::env::current_exe()
+                .map_err(|e| format!("cannot locate this program: {e}"))?
+                .with_file_name(format!("engine{}", std::env::consts::EXE_SUFFIX)),
+        };
+        let profiles = if self.engine_profile.is_empty() {
+            vec!["mailbox".into(), "bitboard".into(), "single-probe".into()]
+        } else {
+            self.engine_profile.clone()
+        };
+        Ok(NpsArgs {
+            crafty: self.crafty.clone(),
+            stockfish: self.stockfish.clone(),
+            engine,
+            profiles,
+            depth: self.depth,
+            stockfish_bench: self.stockfish_bench.clone(),
+            runs: self.runs as usize,
+            core: Some(self.core.unwrap_or_else(|| sysinfo::cpu_count() - 1)),
+            realtime: self.realtime,
+            timeout: Duration::from_secs(self.timeout),
+            out: self.out.clone().unwrap_or_else(crate::cli::default_out_dir),
+            plots: !self.no_plots,
+            command_line,
+        })
+    }
+}
+
+/// Run from the command line: the table (or JSON) on stdout; exit status.
+pub fn main(c: &NpsCli) -> Result<i32, String> {
+    let a = c.resolve(std::env::args().collect())?;
+    let r = run(&a)?;
+    if c.json {
+        println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
+    } else {
+        print!("{}", table(&r));
+        println!("JSON:  {}", a.out.join("nps-latest.json").display());
+        if let Some(p) = r.plots.iter().find(|p| p.ends_with(".png")) {
+            println!("plot:  {}", a.out.join(p).display());
+        }
+    }
+    Ok(0)
+}
+
+/// What the user asked for.
+#[derive(Clone, Debug)]
+pub struct NpsArgs {
+    pub crafty: Option<PathBuf>,
+    pub stockfish: Option<PathBuf>,
+    /// Our engine binary.
+    pub engine: PathBuf,
+    pub profiles: Vec<String>,
+    /// `engine bench --depth`, when given.
+    pub depth: Option<u32>,
+    pub stockfish_bench: String,
+    pub runs: usize,
+    pub core: Option<usize>,
+    pub realtime: bool,
+    pub timeout: Duration,
+    pub out: PathBuf,
+    pub plots: bool,
+    pub command_line: Vec<String>,
+}
+
+/// One engine as run: how, and every run's result.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct EngineReport {
+    /// "ours bitboard", "stockfish", "crafty".
+    pub label: String,
+    pub kind: EngineKind,
+    pub program: String,
+    pub args: Vec<String>,
+    /// What was written to stdin, if anything.
+    pub stdin: Option<String>,
+    /// First line of its output (version banner).
+    pub banner: Option<String>,
+    pub runs: Vec<RunRecord>,
+    pub nps: Spread,
+    /// Whether every run searched the same number of nodes (all three
+    /// benches are deterministic at fixed depth with one thread).
+    pub nodes_consistent: bool,
+}
+
+/// One run of one engine.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct RunRecord {
+    pub round: usize,
+    /// Position of this run inside its round (0 = first).
+    pub slot: usize,
+    pub nodes: u64,
+    pub nps: f64,
+    pub wall_s: f64,
+    pub user_s: f64,
+    pub system_s: f64,
+    /// (user + system) / wall.
+    pub cpu_share: f64,
+    pub load_before: Option<[f64; 3]>,
+    pub load_after: Option<[f64; 3]>,
+    /// "exited 0", or "stopped after the first totals block" (Crafty).
+    pub ending: String,
+}
+
+/// Median, min and max of a set of values.
+#[derive(Copy, Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Spread {
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl Spread {
+    pub fn of(v: &[f64]) -> Spread {
+        Spread {
+            median: stats::median(v),
+            min: v.iter().copied().fold(f64::INFINITY, f64::min),
+            max: v.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        }
+    }
+}
+
+/// Ours over theirs.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct NpsRatio {
+    pub ours: String,
+    pub theirs: String,
+    /// Median over rounds of the per-round NPS ratio, bootstrap 95% interval.
+    pub ratio: Ratio,
+    pub per_round: Vec<f64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct NpsMetadata {
+    pub boardbench_version: String,
+    pub git_commit: Option<String>,
+    pub git_dirty: Option<bool>,
+    pub cpu_model: Option<String>,
+    pub cpus: usize,
+    pub core: Option<usize>,
+    pub realtime: bool,
+    pub date: String,
+    pub duration_s: f64,
+    pub load_average_start: Option<[f64; 3]>,
+    pub load_average_end: Option<[f64; 3]>,
+    pub command_line: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct NpsReport {
+    pub schema: String,
+    pub metadata: NpsMetadata,
+    pub runs: usize,
+    pub engines: Vec<EngineReport>,
+    pub ratios: Vec<NpsRatio>,
+    /// Plot files, relative to the JSON's directory.
+    pub plots: Vec<String>,
+}
+
+/// How to run one engine.
+struct Plan {
+    label: String,
+    kind: EngineKind,
+    program: PathBuf,
+    args: Vec<String>,
+    stdin: Option<String>,
+    /// Point $HOME at the working directory (Crafty reads ~/.craftyrc).
+    home_is_cwd: bool,
+}
+
+fn plans(a: &NpsArgs) -> Vec<Plan> {
+    let mut v = Vec::new();
+    for p in &a.profiles {
+        let mut args = vec!["bench".to_string(), "--profile".to_string(), p.clone()];
+        if let Some(d) = a.depth {
+            args.extend(["--depth".to_string(), d.to_string()]);
+        }
+        v.push(Plan {
+            label: format!("ours {p}"),
+            kind: EngineKind::Ours,
+            program: a.engine.clone(),
+            args,
+            stdin: None,
+            home_is_cwd: false,
+        });
+    }
+    if let Some(sf) = &a.stockfish {
+        let mut args = vec!["bench".to_string()];
+        args.extend(a.stockfish_bench.split_whitespace().map(str::to_string));
+        v.push(Plan {
+            label: "stockfish".into(),
+            kind: EngineKind::Stockfish,
+            program: sf.clone(),
+            args,
+            stdin: None,
+            home_is_cwd: false,
+        });
+    }
+    if let Some(c) = &a.crafty {
+        v.push(Plan {
+            label: "crafty".into(),
+            kind: EngineKind::Crafty,
+            program: c.clone(),
+            args: Vec::new(),
+            stdin: Some("bench\nquit\n".into()),
+            home_is_cwd: true,
+        });
+    }
+    v
+}
+
+/// Check everything that can be checked before the first run.
+pub fn validate(a: &NpsArgs) -> Result<(), String> {
+    if a.crafty.is_none() && a.stockfish.is_none() {
+        return Err("nothing to compare with: give --crafty PATH and/or --stockfish PATH".into());
+    }
+    if a.runs == 0 {
+        return Err("--runs must be at least 1".into());
+    }
+    if a.profiles.is_empty() {
+        return Err("no --engine-profile given".into());
+    }
+    for p in &a.profiles {
+        p.parse::<engine::search::ProfileKind>().map_err(|e| format!("--engine-profile {p}: {e}"))?;
+    }
+    if a.timeout.is_zero() {
+        return Err("--timeout must be positive".into());
+    }
+    if let Some(c) = a.core {
+        let n = sysinfo::cpu_count();
+        if c >= n {
+            return Err(format!("--core {c}: no such core (this machine has cores 0..{})", n - 1));
+        }
+    }
+    report::check_writable(&a.out).map_err(|e| format!("output directory: {e}"))?;
+    Ok(())
+}
+
+/// Resolve the programs to absolute paths (runs start in temporary
+/// directories) and check they exist and are executable.
+fn resolve_programs(a: &NpsArgs) -> Result<NpsArgs, String> {
+    let mut a = a.clone();
+    for (flag, path) in [("--crafty", &mut a.crafty), ("--stockfish", &mut a.stockfish)] {
+        if let Some(p) = path {
+            *p = process::resolve_program(p).map_err(|e| format!("{flag} {e}"))?;
+        }
+    }
+    a.engine = process::resolve_program(&a.engine)
+        .map_err(|e| format!("our engine: {e} (build it: cargo build --release -p engine, or pass --engine PATH)"))?;
+    Ok(a)
+}
+
+/// Run one engine once; the figures, or a one-line error.
+fn run_once(p: &Plan, a: &NpsArgs) -> Result<(BenchFigures, process::Finished, Option<String>), String> {
+    let dir = TempDir::new(&format!("boardbench-nps-{}", p.kind.name()))?;
+    let env: Vec<(String, String)> =
+        if p.home_is_cwd { vec![("HOME".into(), dir.path().display().to_string())] } else { Vec::new() };
+    let stop = |s: &str| baseline_engine::crafty_first_block_done(s);
+    let stop_ref: &(dyn Fn(&str) -> bool + Sync) = &stop;
+    let f = process::run(&Job {
+        program: &p.program,
+        args: &p.args,
+        stdin: p.stdin.as_deref(),
+        cwd: dir.path(),
+        env: &env,
+        core: a.core,
+        realtime: a.realtime,
+        timeout: a.timeout,
+        stop_when: (p.kind == EngineKind::Crafty).then_some(stop_ref),
+    })
+    .map_err(|e| format!("{}: {e}", p.label))?;
+    let name = p.program.display();
+    let tail = f.last_lines(3);
+    match &f.ending {
+        Ending::TimedOut => {
+            return Err(format!("{name} did not finish within {} s (killed); last lines: {tail}", a.timeout.as_secs()))
+        }
+        Ending::Exited(0) | Ending::Stopped => {}
+        Ending::Exited(c) => return Err(format!("{name} exited with status {c}; last lines: {tail}")),
+        Ending::Signalled(s) => return Err(format!("{name} was killed by signal {s}; last lines: {tail}")),
+    }
+    let figures = baseline_engine::parse(p.kind, &f.stdout, &f.stderr)
+        .map_err(|e| format!("{name} printed no bench result ({e}); last lines: {tail}"))?;
+    let banner = baseline_engine::banner(&f.stdout, &f.stderr);
+    Ok((figures, f, banner))
+}
+
+fn ending_text(e: &Ending) -> String {
+    match e {
+        Ending::Exited(c) => format!("exited {c}"),
+        Ending::Signalled(s) => format!("signal {s}"),
+        Ending::Stopped => "stopped after the first totals block".into(),
+        Ending::TimedOut => "timed out".into(),
+    }
+}
+
+/// Run the whole comparison. Progress goes to stderr.
+pub fn run(a: &NpsArgs) -> Result<NpsReport, String> {
+    validate(a)?;
+    let a = &resolve_programs(a)?;
+    let started = Instant::now();
+    let date_secs = sysinfo::now_secs();
+    let load_start = sysinfo::load_average();
+    let plans = plans(a);
+    let orders = balanced_orders(plans.len());
+    let mut records: Vec<Vec<RunRecord>> = vec![Vec::new(); plans.len()];
+    let mut banners: Vec<Option<String>> = vec![None; plans.len()];
+    for round in 0..a.runs {
+        for (slot, &i) in orders[round % orders.len()].iter().enumerate() {
+            let p = &plans[i];
+            let load_before = sysinfo::load_average();
+            let (fig, f, banner) = run_once(p, a)?;
+            let load_after = sysinfo::load_average();
+            if banners[i].is_none() {
+                banners[i] = banner;
+            }
+            let rec = RunRecord {
+                round,
+                slot,
+                nodes: fig.nodes,
+                nps: fig.nps,
+                wall_s: f.wall.as_secs_f64(),
+                user_s: f.user.as_secs_f64(),
+                system_s: f.system.as_secs_f64(),
+                cpu_share: f.cpu_share(),
+                load_before,
+                load_after,
+                ending: ending_text(&f.ending),
+            };
+            eprintln!(
+                "round {}/{}  {:<18} {:>11} nodes {:>10.0} nps  cpu/wall {:.2}  load {}",
+                round + 1,
+                a.runs,
+                p.label,
+                rec.nodes,
+                rec.nps,
+                rec.cpu_share,
+                load_before.map(|l| format!("{:.2}", l[0])).unwrap_or_else(|| "?".into())
+            );
+            records[i].push(rec);
+        }
+    }
+    let engines: Vec<EngineReport> = plans
+        .iter()
+        .zip(records)
+        .zip(banners)
+        .map(|((p, runs), banner)| {
+            let nps: Vec<f64> = runs.iter().map(|r| r.nps).collect();
+            EngineReport {
+                label: p.label.clone(),
+                kind: p.kind,
+                program: p.program.display().to_string(),
+                args: p.args.clone(),
+                stdin: p.stdin.clone(),
+                banner,
+                nodes_consistent: runs.windows(2).all(|w| w[0].nodes == w[1].nodes),
+                nps: Spread::of(&nps),
+                runs,
+            }
+        })
+        .collect();
+    let ratios = ratios(&engines);
+    let (commit, dirty) = sysinfo::git_state(&crate::cli::workspace_root());
+    let stamp = format!(
+        "nps-{}-{}",
+        sysinfo::iso8601(date_secs).replace([':', '-'], ""),
+        commit.as_deref().map(|c| &c[..c.len().min(10)]).unwrap_or("nogit")
+    );
+    let mut report = NpsReport {
+        schema: SCHEMA.into(),
+        metadata: NpsMetadata {
+            boardbench_version: env!("CARGO_PKG_VERSION").into(),
+            git_commit: commit,
+            git_dirty: dirty,
+            cpu_model: sysinfo::cpu_model(),
+            cpus: sysinfo::cpu_count(),
+            core: a.core,
+            realtime: a.realtime,
+            date: sysinfo::iso8601(date_secs),
+            duration_s: 0.0,
+            load_average_start: load_start,
+            load_average_end: sysinfo::load_average(),
+            command_line: a.command_line.clone(),
+        },
+        runs: a.runs,
+        engines,
+        ratios,
+        plots: Vec::new(),
+    };
+    if a.plots {
+        let files = plot_nps(&a.out.join(&stamp), &report)?;
+        report.plots = files.iter().map(|p| p.strip_prefix(&a.out).unwrap_or(p).display().to_string()).collect();
+    }
+    report.metadata.duration_s = started.elapsed().as_secs_f64();
+    let bytes = serde_json::to_vec_pretty(&report).map_err(|e| e.to_string())?;
+    write_atomic(&a.out.join(format!("{stamp}.json")), &bytes).map_err(|e| e.to_string())?;
+    write_atomic(&a.out.join("nps-latest.json"), &bytes).map_err(|e| e.to_string())?;
+    Ok(report)
+}
+
+/// Every ours/theirs pair, paired by round.
+pub fn ratios(engines: &[EngineReport]) -> Vec<NpsRatio> {
+    let mut out = Vec::new();
+    for o in engines.iter().filter(|e| e.kind == EngineKind::Ours) {
+        for t in engines.iter().filter(|e| e.kind != EngineKind::Ours) {
+            let ours: Vec<f64> = o.runs.iter().map(|r| r.nps).collect();
+            let theirs: Vec<f64> = t.runs.iter().map(|r| r.nps).collect();
+            let per_round: Vec<f64> = ours.iter().zip(&theirs).map(|(a, b)| a / b).collect();
+            out.push(NpsRatio {
+                ours: o.label.clone(),
+                theirs: t.label.clone(),
+                ratio: stats::paired_ratio(&theirs, &ours),
+                per_round,
+            });
+        }
+    }
+    out
+}
+
+fn plot_nps(stem: &Path, r: &NpsReport) -> Result<Vec<PathBuf>, String> {
+    let groups: Vec<String> = r.engines.iter().map(|e| e.label.clone()).collect();
+    let bars: Vec<Vec<Bar>> =
+        r.engines.iter().map(|e| vec![Bar { value: e.nps.median, interval: [e.nps.min, e.nps.max] }]).collect();
+    plot::bucket_bars(
+        stem,
+        &format!("bench nodes per second, {} runs each on one pinned core (median; whiskers min..max)", r.runs),
+        "nodes per second",
+        &groups,
+        &["median NPS".to_string()],
+        &bars,
+    )
+}
+
+fn thousands(v: f64) -> String {
+    let s = format!("{:.0}", v);
+    let (sign, digits) = s.strip_prefix('-').map(|d| ("-", d)).unwrap_or(("", &s));
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    format!("{sign}{out}")
+}
+
+/// The table printed after a run.
+pub fn table(r: &NpsReport) -> String {
+    let mut s = String::new();
+    let m = &r.metadata;
+    let _ = writeln!(
+        s,
+        "bench NPS, {} run(s) per engine, interleaved by round; core {}{}; load {} -> {}",
+        r.runs,
+        m.core.map(|c| c.to_string()).unwrap_or_else(|| "any (not pinned)".into()),
+        if m.realtime { ", real-time" } else { "" },
+        m.load_average_start.map(|l| format!("{:.2}", l[0])).unwrap_or_else(|| "?".into()),
+        m.load_average_end.map(|l| format!("{:.2}", l[0])).unwrap_or_else(|| "?".into()),
+    );
+    let _ = writeln!(
+        s,
+        "  {:<18} {:>12} {:>12} {:>12} {:>12} {:>9} {:>9}",
+        "engine", "nodes", "median nps", "min nps", "max nps", "cpu/wall", "disturbed"
+    );
+    for e in &r.engines {
+        let shares: Vec<f64> = e.runs.iter().map(|x| x.cpu_share).collect();
+        let disturbed = shares.iter().filter(|&&c| c < DISTURBED_SHARE).count();
+        let nodes = e.runs.first().map(|x| x.nodes).unwrap_or(0);
+        let _ = writeln!(
+            s,
+            "  {:<18} {:>12}{} {:>12} {:>12} {:>12} {:>9.2} {:>9}",
+            e.label,
+            thousands(nodes as f64),
+            if e.nodes_consistent { " " } else { "*" },
+            thousands(e.nps.median),
+            thousands(e.nps.min),
+            thousands(e.nps.max),
+            stats::median(&shares),
+            format!("{disturbed}/{}", e.runs.len()),
+        );
+    }
+    if r.engines.iter().any(|e| !e.nodes_consistent) {
+        let _ = writeln!(s, "  * node counts differed between runs of this engine");
+    }
+    for e in r.engines.iter().filter(|e| e.kind != EngineKind::Ours) {
+        if let Some(b) = &e.banner {
+            let _ = writeln!(s, "  {}: {b}", e.label);
+        }
+    }
+    let _ = writeln!(s, "ours / theirs NPS (median of per-round ratios, 95% bootstrap interval over rounds)");
+    for x in &r.ratios {
+        let _ = writeln!(
+            s,
+            "  {:<18} / {:<10} {:.3} [{:.3}, {:.3}]",
+            x.ours, x.theirs, x.ratio.estimate, x.ratio.interval[0], x.ratio.interval[1]
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eng(label: &str, kind: EngineKind, nps: &[f64]) -> EngineReport {
+        EngineReport {
+            label: label.into(),
+            kind,
+            program: "x".into(),
+            args: vec![],
+            stdin: None,
+            banner: None,
+            runs: nps
+                .iter()
+                .enumerate()
+                .map(|(i, &n)| RunRecord {
+                    round: i,
+                    slot: 0,
+                    nodes: 100,
+                    nps: n,
+                    wall_s: 1.0,
+                    user_s: 0.95,
+                    system_s: 0.0,
+                    cpu_share: if i == 0 { 0.5 } else { 0.95 },
+                    load_before: None,
+                    load_after: None,
+                    ending: "exited 0".into(),
+                })
+                .collect(),
+            nps: Spread::of(nps),
+            nodes_consistent: true,
+        }
+    }
+
+    #[test]
+    fn ratios_pair_by_round() {
+        // Load doubles in round 2 for both: the per-round ratio stays 2.
+        let engines = vec![
+            eng("ours bitboard", EngineKind::Ours, &[200.0, 100.0, 200.0]),
+            eng("stockfish", EngineKind::Stockfish, &[100.0, 50.0, 100.0]),
+            eng("crafty", EngineKind::Crafty, &[400.0, 200.0, 400.0]),
+        ];
+        let r = ratios(&engines);
+        assert_eq!(r.len(), 2);
+        assert_eq!(r[0].theirs, "stockfish");
+        assert_eq!(r[0].per_round, vec![2.0, 2.0, 2.0]);
+        assert_eq!(r[0].ratio.estimate, 2.0);
+        assert_eq!(r[0].ratio.interval, [2.0, 2.0]);
+        assert_eq!(r[1].ratio.estimate, 0.5);
+        assert_eq!(Spread::of(&[3.0, 1.0, 2.0]), Spread { median: 2.0, min: 1.0, max: 3.0 });
+        let rep = NpsReport {
+            schema: SCHEMA.into(),
+            metadata: NpsMetadata {
+                boardbench_version: "0".into(),
+                git_commit: None,
+                git_dirty: None,
+                cpu_model: None,
+                cpus: 2,
+                core: Some(1),
+                realtime: false,
+                date: "d".into(),
+                duration_s: 1.0,
+                load_average_start: Some([1.0, 1.0, 1.0]),
+                load_average_end: None,
+                command_line: vec![],
+            },
+            runs: 3,
+            engines,
+            ratios: r,
+            plots: vec![],
+        };
+        let t = table(&rep);
+        assert!(t.contains("ours bitboard") && t.contains("1/3"), "{t}");
+        assert!(t.contains("/ stockfish  2.000 [2.000, 2.000]"), "{t}");
+    }
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(1_428_141.4), "1,428,141");
+        assert_eq!(thousands(999.0), "999");
+        assert_eq!(thousands(1000.0), "1,000");
+    }
+
+    #[test]
+    fn validation_errors_are_one_line() {
+        let dir = TempDir::new("bb-nps-validate").unwrap();
+        let base = NpsArgs {
+            crafty: None,
+            stockfish: None,
+            engine: PathBuf::from("/bin/sh"),
+            profiles: vec!["bitboard".into()],
+            depth: None,
+            stockfish_bench: STOCKFISH_BENCH.into(),
+            runs: 1,
+            core: None,
+            realtime: false,
+            timeout: Duration::from_secs(1),
+            out: dir.path().to_path_buf(),
+            plots: false,
+            command_line: vec![],
+        };
+        assert!(validate(&base).unwrap_err().contains("nothing to compare with"));
+        let mut a = base.clone();
+        a.stockfish = Some(dir.path().join("nope"));
+        assert!(resolve_programs(&a).unwrap_err().starts_with("--stockfish "));
+        a.stockfish = Some(PathBuf::from("sh"));
+        assert!(resolve_programs(&a).unwrap().stockfish.unwrap().is_absolute());
+        a.profiles = vec!["turbo".into()];
+        assert!(validate(&a).unwrap_err().contains("--engine-profile turbo"));
+        a.profiles = vec!["mailbox".into()];
+        a.core = Some(100_000);
+        assert!(validate(&a).unwrap_err().contains("--core 100000"));
+        a.core = None;
+        assert!(validate(&a).is_ok());
+        assert_eq!(validate(&base).unwrap_err().lines().count(), 1);
+    }
+}

@@ -1,0 +1,427 @@
+//! Running a whole program as a measured child process: pinned to one core
+//! (set in the child before `exec`, so every thread it starts inherits the
+//! pin), in its own process group (so a timeout kills its helpers too and
+//! no orphan keeps our pipes open), in a working directory of the caller's
+//! choosing, with stdout and stderr drained concurrently (no pipe deadlock)
+//! and the child's own resource usage (`wait4`: user and system CPU time)
+//! next to the wall time, so a run whose CPU share is well below 1 can be
+//! recognised as disturbed.
+//!
+//! A caller may also stop the child early: `stop_when` is checked on the
+//! stdout collected so far after every line, and once it holds the child is
+//! killed and the run counts as complete (Crafty's `bench` prints the
+//! one-thread result and then starts a 2-thread run nobody asked for).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// What to run.
+pub struct Job<'a> {
+    pub program: &'a Path,
+    pub args: &'a [String],
+    /// Written to the child's stdin, which is then closed.
+    pub stdin: Option<&'a str>,
+    pub cwd: &'a Path,
+    /// Extra environment variables.
+    pub env: &'a [(String, String)],
+    /// Pin the child (and all its threads) to this core.
+    pub core: Option<usize>,
+    /// Run the child in the real-time FIFO class (priority 1).
+    pub realtime: bool,
+    pub timeout: Duration,
+    /// Checked on the stdout so far after each line; when it holds the
+    /// child is killed and the run is complete.
+    pub stop_when: Option<&'a (dyn Fn(&str) -> bool + Sync)>,
+}
+
+/// How the child ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Exited by itself with this status code.
+    Exited(i32),
+    /// Killed by this signal, not by us.
+    Signalled(i32),
+    /// We killed it because `stop_when` held.
+    Stopped,
+    /// We killed it because it ran past the timeout.
+    TimedOut,
+}
+
+/// A finished run.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    pub stdout: String,
+    pub stderr: String,
+    pub ending: Ending,
+    pub wall: Duration,
+    /// User and system CPU time of the child (and its waited-for children).
+    pub user: Duration,
+    pub system: Duration,
+}
+
+impl Finished {
+    /// CPU time over wall time: about 1 for a single-threaded program that
+    /// had its core to itself.
+    pub fn cpu_share(&self) -> f64 {
+        let wall = self.wall.as_secs_f64();
+        if wall > 0.0 {
+            (self.user + self.system).as_secs_f64() / wall
+        } else {
+            0.0
+        }
+    }
+
+    /// The last `n` non-empty lines of stdout and stderr, joined with " | "
+    /// (for one-line error messages).
+    pub fn last_lines(&self, n: usize) -> String {
+        last_lines(&self.stdout, &self.stderr, n)
+    }
+}
+
+/// The last `n` non-empty lines of `stdout` then `stderr`, joined by " | ".
+pub fn last_lines(stdout: &str, stderr: &str, n: usize) -> String {
+    let pick = |s: &str| -> Vec<String> {
+        let v: Vec<String> = s.lines().map(|l| l.trim().to_string()).filter(|l| !l.is_empty()).collect();
+        v[v.len().saturating_sub(n)..].to_vec()
+    };
+    let mut all = pick(stdout);
+    all.extend(pick(stderr));
+    if all.is_empty() {
+        "(no output)".to_string()
+    } else {
+        all[all.len().saturating_sub(n)..].join(" | ")
+    }
+}
+
+/// Whether `path` is an existing regular file we may execute; the reason
+/// when it is not.
+pub fn check_executable(path: &Path) -> Result<(), String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if !meta.is_file() {
+        return Err(format!("{}: not a regular file", path.display()));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if meta.permissions().mode() & 0o111 == 0 {
+            return Err(format!("{}: not executable (no x permission)", path.display()));
+        }
+    }
+    Ok(())
+}
+
+/// Where `path` names a program: a bare name (no `/`) that is not a file
+/// here is looked up in `$PATH`; the result is absolute, so it still works
+/// from another working directory. Checked with [`check_executable`].
+pub fn resolve_program(path: &Path) -> Result<PathBuf, String> {
+    let bare = path.components().count() == 1 && !path.as_os_str().to_string_lossy().contains('/');
+    if bare && !path.is_file() {
+        if let Some(found) = std::env::var_os("PATH")
+            .iter()
+            .flat_map(std::env::split_paths)
+            .map(|d| d.join(path))
+            .find(|p| check_executable(p).is_ok())
+        {
+            return Ok(found);
+        }
+    }
+    check_executable(path)?;
+    std::path::absolute(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(target_os = "linux")]
+fn wait_child(pid: libc::pid_t) -> std::io::Result<(libc::c_int, libc::rusage)> {
+    loop {
+        let mut status: libc::c_int = 0;
+        // SAFETY: rusage is plain old data; wait4 fills it.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: waits for our own child, writing into valid locals.
+        let rc = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        if rc == pid {
+            return Ok((status, usage));
+        }
+        let e = std::io::Error::last_os_error();
+        if e.kind() != std::io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn tv(t: libc::timeval) -> Duration {
+    Duration::from_secs(t.tv_sec.max(0) as u64) + Duration::from_micros(t.tv_usec.max(0) as u64)
+}
+
+/// Run `job` to completion (or until stopped or timed out).
+#[cfg(target_os = "linux")]
+pub fn run(job: &Job) -> Result<Finished, String> {
+    use std::os::unix::process::CommandExt;
+    let name = job.program.display().to_string();
+    let mut cmd = Command::new(job.program);
+    cmd.args(job.args)
+        .current_dir(job.cwd)
+        .stdin(if job.stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in job.env {
+        cmd.env(k, v);
+    }
+    let core = job.core;
+    let realtime = job.realtime;
+    // SAFETY: only async-signal-safe calls (setpgid, sched_setaffinity,
+    // sched_setscheduler) between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::setpgid(0, 0) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            if let Some(c) = core {
+                let mut set: libc::cpu_set_t = std::mem::zeroed();
+                libc::CPU_SET(c, &mut set);
+                if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            if realtime {
+                let p = libc::sched_param { sched_priority: 1 };
+                if libc::sched_setscheduler(0, libc::SCHED_FIFO, &p) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        });
+    }
+    let started = Instant::now();
+    let mut child = cmd.spawn().map_err(|e| format!("cannot start {name}: {e}"))?;
+    let pid = child.id() as libc::pid_t;
+    if let (Some(text), Some(mut pipe)) = (job.stdin, child.stdin.take()) {
+        // A program that exits without reading its input closes the pipe:
+        // not an error here; its exit status tells.
+        let _ = pipe.write_all(text.as_bytes());
+    }
+    let out = Arc::new(Mutex::new(String::new()));
+    let err = Arc::new(Mutex::new(String::new()));
+    let (tx, rx) = mpsc::channel::<&'static str>();
+    let mut stdout = child.stdout.take().expect("piped");
+    let mut stderr = child.stderr.take().expect("piped");
+    std::thread::scope(|s| {
+        let out_c = Arc::clone(&out);
+        let tx_out = tx.clone();
+        let stop_when = job.stop_when;
+        s.spawn(move || {
+            let mut reader = BufReader::new(&mut stdout);
+            let mut line = Vec::new();
+            let mut stopped = false;
+            loop {
+                line.clear();
+                match reader.read_until(b'\n', &mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let mut o = out_c.lock().expect("not poisoned");
+                        o.push_str(&String::from_utf8_lossy(&line));
+                        if !stopped && stop_when.is_some_and(|f| f(&o)) {
+                            stopped = true;
+                            let _ = tx_out.send("stop");
+                        }
+                    }
+                }
+            }
+        });
+        let err_c = Arc::clone(&err);
+        s.spawn(move || {
+            let mut buf = Vec::new();
+            let _ = stderr.read_to_end(&mut buf);
+            err_c.lock().expect("not poisoned").push_str(&String::from_utf8_lossy(&buf));
+        });
+        let (wtx, wrx) = mpsc::channel();
+        s.spawn(move || {
+            let r = wait_child(pid);
+            let _ = wtx.send((r, started.elapsed()));
+        });
+        drop(tx);
+        // Wait for the exit, a stop request, or the deadline.
+        let deadline = started + job.timeout;
+        let mut ending = None;
+        let waited = loop {
+            if let Ok(w) = wrx.try_recv() {
+                break w;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() && ending.is_none() {
+                ending = Some(Ending::TimedOut);
+                // SAFETY: signals our child's own process group.
+                unsafe { libc::kill(-pid, libc::SIGKILL) };
+                continue;
+            }
+            match rx.recv_timeout(left.min(Duration::from_millis(5)).max(Duration::from_millis(1))) {
+                Ok(_) if ending.is_none() => {
+                    ending = Some(Ending::Stopped);
+                    // SAFETY: as above.
+                    unsafe { libc::kill(-pid, libc::SIGKILL) };
+                }
+                _ => {}
+            }
+        };
+        // Helpers of the child may still hold the pipes: end the group.
+        // SAFETY: as above; the group may already be gone.
+        unsafe { libc::kill(-pid, libc::SIGKILL) };
+        let ((status, usage), wall) = match waited {
+            (Ok(x), wall) => (x, wall),
+            (Err(e), _) => return Err(format!("waiting for {name}: {e}")),
+        };
+        let ending = ending.unwrap_or_else(|| {
+            if libc::WIFEXITED(status) {
+                Ending::Exited(libc::WEXITSTATUS(status))
+            } else {
+                Ending::Signalled(libc::WTERMSIG(status))
+            }
+        });
+        Ok((ending, wall, tv(usage.ru_utime), tv(usage.ru_stime)))
+    })
+    .map(|(ending, wall, user, system)| Finished {
+        stdout: std::mem::take(&mut *out.lock().expect("not poisoned")),
+        stderr: std::mem::take(&mut *err.lock().expect("not poisoned")),
+        ending,
+        wall,
+        user,
+        system,
+    })
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn run(_job: &Job) -> Result<Finished, String> {
+    Err("running baselines is only supported on Linux".to_string())
+}
+
+/// A fresh directory under the system temp directory, removed on drop.
+pub struct TempDir {
+    path: PathBuf,
+}
+
+impl TempDir {
+    pub fn new(prefix: &str) -> Result<TempDir, String> {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static SEQ: AtomicU64 = AtomicU64::new(0);
+        let base = std::env::temp_dir();
+        for _ in 0..100 {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.subsec_nanos())
+                .unwrap_or(0);
+            let path =
+                base.join(format!("{prefix}-{}-{}-{nanos:x}", std::process::id(), SEQ.fetch_add(1, Ordering::Relaxed)));
+            match std::fs::create_dir(&path) {
+                Ok(()) => return Ok(TempDir { path }),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(format!("cannot create a temporary directory in {}: {e}", base.display())),
+            }
+        }
+        Err(format!("cannot create a temporary directory in {}", base.display()))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str, timeout: Duration, stop: Option<&(dyn Fn(&str) -> bool + Sync)>) -> Finished {
+        let dir = TempDir::new("bb-proc-test").unwrap();
+        let args = vec!["-c".to_string(), script.to_string()];
+        run(&Job {
+            program: Path::new("/bin/sh"),
+            args: &args,
+            stdin: Some("hello\n"),
+            cwd: dir.path(),
+            env: &[],
+            core: Some(0),
+            realtime: false,
+            timeout,
+            stop_when: stop,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn captures_both_streams_status_and_cwd() {
+        let f = sh("read x; echo out:$x; pwd; echo err >&2; exit 7", Duration::from_secs(10), None);
+        assert_eq!(f.ending, Ending::Exited(7));
+        assert!(f.stdout.starts_with("out:hello\n"), "{:?}", f.stdout);
+        assert!(f.stdout.contains("bb-proc-test"), "runs in the given directory: {:?}", f.stdout);
+        assert_eq!(f.stderr, "err\n");
+        let pwd = f.stdout.lines().nth(1).unwrap();
+        assert_eq!(f.last_lines(3), format!("out:hello | {pwd} | err"));
+    }
+
+    #[test]
+    fn pins_the_child() {
+        let f = sh("grep Cpus_allowed_list /proc/self/status", Duration::from_secs(10), None);
+        assert!(f.stdout.trim().ends_with(":\t0"), "{:?}", f.stdout);
+    }
+
+    #[test]
+    fn timeout_kills_the_whole_group() {
+        let t = Instant::now();
+        // The backgrounded sleep inherits stdout: only a group kill ends it.
+        let f = sh("sleep 30 & echo started; wait", Duration::from_millis(300), None);
+        assert_eq!(f.ending, Ending::TimedOut);
+        assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+        assert_eq!(f.stdout, "started\n");
+    }
+
+    #[test]
+    fn stop_when_ends_the_run_early() {
+        let t = Instant::now();
+        let stop = |s: &str| s.contains("result 42");
+        let f = sh("echo result 42; sleep 30; echo never", Duration::from_secs(60), Some(&stop));
+        assert_eq!(f.ending, Ending::Stopped);
+        assert!(t.elapsed() < Duration::from_secs(10));
+        assert_eq!(f.stdout, "result 42\n");
+    }
+
+    #[test]
+    fn cpu_time_is_the_childs_own() {
+        // CPU time consumed does not depend on the machine's load; wall time does.
+        let busy = sh("i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done", Duration::from_secs(60), None);
+        assert!(busy.user + busy.system >= Duration::from_millis(20), "{busy:?}");
+        assert!(busy.cpu_share() > 0.0 && busy.cpu_share() <= 1.05, "{}", busy.cpu_share());
+        let idle = sh("sleep 0.3", Duration::from_secs(60), None);
+        assert!(idle.wall >= Duration::from_millis(300));
+        assert!(idle.cpu_share() < 0.2, "{}", idle.cpu_share());
+    }
+
+    #[test]
+    fn executability_is_checked() {
+        let dir = TempDir::new("bb-exec-test").unwrap();
+        let f = dir.path().join("plain");
+        std::fs::write(&f, "#!/bin/sh\n").unwrap();
+        assert!(check_executable(&f).unwrap_err().contains("not executable"));
+        assert!(check_executable(&dir.path().join("missing")).unwrap_err().contains("No such file"));
+        assert!(check_executable(dir.path()).unwrap_err().contains("not a regular file"));
+        assert!(check_executable(Path::new("/bin/sh")).is_ok());
+        // Bare names are found in $PATH; relative paths become absolute.
+        assert!(resolve_program(Path::new("sh")).unwrap().is_absolute());
+        assert!(resolve_program(Path::new("tests/fixtures/fake-engine.sh")).unwrap().is_absolute());
+        assert!(resolve_program(Path::new("no-such-program-xyz")).unwrap_err().contains("No such file"));
+    }
+
+    #[test]
+    fn last_lines_joins_the_tail() {
+        assert_eq!(last_lines("a\nb\n\nc\n", "", 2), "b | c");
+        assert_eq!(last_lines("a\n", "x\ny\n", 2), "x | y");
+        assert_eq!(last_lines("", "", 3), "(no output)");
+    }
+}

@@ -1,0 +1,240 @@
+//! `boardbench nps` end to end, against stand-in baselines (shell scripts in
+//! tests/fixtures that print Crafty's and Stockfish's captured bench output)
+//! and, where Debian's stockfish is installed, against the real one.
+
+use boardbench::nps::NpsReport;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+}
+
+fn nps(args: &[&str], envs: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_boardbench"));
+    c.arg("nps").args(args).env_remove("FAKE_MODE");
+    for (k, v) in envs {
+        c.env(k, v);
+    }
+    c.output().expect("boardbench runs")
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Non-zero exit and exactly one stderr line (after progress lines) holding `want`.
+fn fails_with(out: &Output, want: &str) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "succeeded: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let lines: Vec<&str> = err.lines().filter(|l| !l.starts_with("round ")).collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(lines[0].starts_with("boardbench: ") && lines[0].contains(want), "{err}");
+}
+
+#[test]
+fn fake_crafty_and_stockfish_end_to_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("starts.txt");
+    let t = Instant::now();
+    let out = nps(
+        &[
+            "--crafty",
+            s(&fixture("fake-crafty.sh")),
+            "--stockfish",
+            s(&fixture("fake-stockfish.sh")),
+            "--engine",
+            s(&fixture("fake-engine.sh")),
+            "--runs",
+            "3",
+            "--core",
+            "0",
+            "--out",
+            s(dir.path()),
+            "--timeout",
+            "50",
+        ],
+        &[("FAKE_RECORD", s(&record))],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    // The fake Crafty sleeps 60 s in its 2-thread part: it was stopped
+    // after the first block, well before the 50 s timeout.
+    assert!(t.elapsed() < Duration::from_secs(40), "{:?}", t.elapsed());
+    let r: NpsReport = serde_json::from_slice(&std::fs::read(dir.path().join("nps-latest.json")).unwrap()).unwrap();
+    assert_eq!(r.schema, boardbench::nps::SCHEMA);
+    let labels: Vec<&str> = r.engines.iter().map(|e| e.label.as_str()).collect();
+    assert_eq!(labels, ["ours mailbox", "ours bitboard", "ours single-probe", "stockfish", "crafty"]);
+    let crafty = &r.engines[4];
+    assert_eq!(crafty.runs.len(), 3);
+    for run in &crafty.runs {
+        // The first block only: the 2-thread block's 194049215 is ignored.
+        assert_eq!((run.nodes, run.nps), (191_258_593, 6_884_758.0));
+        assert_eq!(run.ending, "stopped after the first totals block");
+        assert!(run.cpu_share >= 0.0 && run.load_before.is_some());
+    }
+    assert_eq!(crafty.banner.as_deref(), Some("Crafty v25.2"));
+    assert_eq!(crafty.stdin.as_deref(), Some("bench\nquit\n"));
+    let sf = &r.engines[3];
+    assert_eq!((sf.runs[0].nodes, sf.nps.median), (3_467_381, 1_499_732.0));
+    assert!(sf.nodes_consistent);
+    // Ratios are ours over theirs, exact for the fixed figures.
+    let ratio = |o: &str, t: &str| r.ratios.iter().find(|x| x.ours == o && x.theirs == t).unwrap().ratio;
+    assert_eq!(ratio("ours bitboard", "crafty").estimate, 2_000_000.0 / 6_884_758.0);
+    assert_eq!(ratio("ours mailbox", "stockfish").estimate, 1_000_000.0 / 1_499_732.0);
+    assert_eq!(r.ratios.len(), 6);
+    // Every engine ran once per round, rounds interleaved, slots balanced.
+    for e in &r.engines {
+        assert_eq!(e.runs.iter().map(|x| x.round).collect::<Vec<_>>(), [0, 1, 2]);
+    }
+    let first_slots: Vec<usize> = r.engines.iter().map(|e| e.runs[0].slot).collect();
+    let mut sorted = first_slots.clone();
+    sorted.sort();
+    assert_eq!(sorted, [0, 1, 2, 3, 4], "a permutation per round: {first_slots:?}");
+    assert_ne!(r.engines[0].runs[0].slot, r.engines[0].runs[1].slot, "order changes between rounds");
+    // Each Crafty run had a fresh working directory, which was also $HOME,
+    // and nothing was left behind.
+    let starts = std::fs::read_to_string(&record).unwrap();
+    let dirs: Vec<(&str, &str)> = starts.lines().map(|l| l.split_once(' ').unwrap()).collect();
+    assert_eq!(dirs.len(), 3);
+    for (cwd, home) in &dirs {
+        assert_eq!(cwd, home);
+        assert!(!Path::new(cwd).exists(), "{cwd} removed");
+    }
+    assert!(dirs[0].0 != dirs[1].0 && dirs[1].0 != dirs[2].0);
+    // The table and the plot.
+    assert!(stdout.contains("crafty: Crafty v25.2"), "{stdout}");
+    assert!(stdout.contains("ours bitboard      / crafty"), "{stdout}");
+    assert_eq!(r.plots.len(), 2);
+    for p in &r.plots {
+        assert!(std::fs::metadata(dir.path().join(p)).unwrap().len() > 1000);
+    }
+}
+
+#[test]
+fn stockfish_alone_is_enough_and_json_goes_to_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = nps(
+        &[
+            "--stockfish",
+            s(&fixture("fake-stockfish.sh")),
+            "--engine",
+            s(&fixture("fake-engine.sh")),
+            "--engine-profile",
+            "bitboard",
+            "--runs",
+            "2",
+            "--out",
+            s(dir.path()),
+            "--no-plots",
+            "--json",
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: NpsReport = serde_json::from_slice(&out.stdout).expect("exactly one JSON object on stdout");
+    assert_eq!(r.engines.len(), 2);
+    assert_eq!(r.ratios[0].ratio.estimate, 2_000_000.0 / 1_499_732.0);
+    assert!(r.plots.is_empty());
+    assert!(dir.path().join("nps-latest.json").exists());
+}
+
+#[test]
+fn baseline_failures_are_one_clear_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = s(dir.path());
+    let fake = fixture("fake-engine.sh");
+    let base = |flag: &'static str, prog: PathBuf| -> Vec<String> {
+        [
+            flag,
+            s(&prog),
+            "--engine",
+            s(&fake),
+            "--engine-profile",
+            "mailbox",
+            "--runs",
+            "1",
+            "--out",
+            d,
+            "--timeout",
+            "3",
+        ]
+        .iter()
+        .map(|x| x.to_string())
+        .collect()
+    };
+    let run = |args: &[String], mode: &str| {
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        nps(&a, &[("FAKE_MODE", mode)])
+    };
+    let crafty = base("--crafty", fixture("fake-crafty.sh"));
+    let sf = base("--stockfish", fixture("fake-stockfish.sh"));
+    fails_with(
+        &run(&crafty, "fail"),
+        "exited with status 2; last lines: Crafty v25.2 | ERROR: hash table allocation failed",
+    );
+    fails_with(&run(&crafty, "garbage"), "printed no bench result (no \"Total nodes:\" line); last lines:");
+    let t = Instant::now();
+    fails_with(&run(&crafty, "hang"), "did not finish within 3 s (killed)");
+    assert!(t.elapsed() < Duration::from_secs(20));
+    fails_with(&run(&sf, "fail"), "exited with status 1; last lines:");
+    fails_with(&run(&sf, "garbage"), "no \"Nodes searched\" line on stderr or stdout");
+    fails_with(&run(&sf, "hang"), "did not finish within 3 s");
+    // Missing and non-executable baselines, checked before anything runs.
+    fails_with(&run(&base("--crafty", dir.path().join("crafty")), "ok"), "--crafty ");
+    let plain = dir.path().join("plain");
+    std::fs::write(&plain, "#!/bin/sh\n").unwrap();
+    fails_with(&run(&base("--stockfish", plain), "ok"), "not executable");
+    fails_with(&nps(&["--engine", s(&fake), "--out", d], &[]), "nothing to compare with");
+    fails_with(&nps(&["--stockfish", "/bin/true", "--runs", "0"], &[]), "invalid value '0'");
+    fails_with(
+        &nps(&["--stockfish", "/bin/true", "--engine", s(&fake), "--engine-profile", "x", "--out", d], &[]),
+        "--engine-profile x",
+    );
+    fails_with(
+        &nps(
+            &["--stockfish", s(&fixture("fake-stockfish.sh")), "--engine", s(&dir.path().join("none")), "--out", d],
+            &[],
+        ),
+        "our engine:",
+    );
+}
+
+#[test]
+fn real_stockfish_where_installed() {
+    let sf = Path::new("/usr/games/stockfish");
+    if !sf.exists() {
+        eprintln!("note: /usr/games/stockfish is not installed (apt-get install stockfish); test skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = nps(
+        &[
+            "--stockfish",
+            s(sf),
+            "--stockfish-bench",
+            "16 1 5 default depth",
+            "--engine",
+            s(&fixture("fake-engine.sh")),
+            "--engine-profile",
+            "bitboard",
+            "--runs",
+            "1",
+            "--out",
+            s(dir.path()),
+            "--no-plots",
+            "--json",
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: NpsReport = serde_json::from_slice(&out.stdout).unwrap();
+    let e = &r.engines[1];
+    assert!(e.banner.as_deref().unwrap_or("").starts_with("Stockfish"), "{:?}", e.banner);
+    assert_eq!(e.args, ["bench", "16", "1", "5", "default", "depth"]);
+    assert!(e.runs[0].nodes > 1000 && e.runs[0].nps > 0.0, "{:?}", e.runs[0]);
+    assert_eq!(e.runs[0].ending, "exited 0");
+}
