@@ -466,6 +466,19 @@ pub fn run_arms<I: Clone>(
     set: &PositionSet,
     filter: Option<Filter>,
 ) -> Result<BenchReport, String> {
+    run_arms_planned(ctx, &ctx.plan, spec, arms, set, filter)
+}
+
+/// [`run_arms`] under a plan of the benchmark's own (e.g. a longer time
+/// budget than the run's).
+pub fn run_arms_planned<I: Clone>(
+    ctx: &Context,
+    plan: &Plan,
+    spec: &Spec<I>,
+    arms: &[Arm<I>],
+    set: &PositionSet,
+    filter: Option<Filter>,
+) -> Result<BenchReport, String> {
     let keep = |p: &Position| filter.is_none_or(|f| (f.keep)(p));
     let mut kinds = Vec::new();
     let mut workloads = Vec::new();
@@ -485,7 +498,7 @@ pub fn run_arms<I: Clone>(
         kinds.push(Kind::Rung(*men));
         workloads.push(Workload { label: format!("{men} men"), inputs, samples_per_round: ctx.ladder_samples });
     }
-    let (rounds, overhead) = measure(ctx, &ctx.plan, spec.name, arms, &mut workloads)?;
+    let (rounds, overhead) = measure(ctx, plan, spec.name, arms, &mut workloads)?;
     let header = Header {
         name: spec.name.to_string(),
         about: match filter {

@@ -32,7 +32,7 @@
 
 use crate::density::PositionSet;
 use crate::report::{BenchReport, TermBreakdown, TermCost};
-use crate::suite::{run_arms, ArmSpec, Context, Entry, Spec};
+use crate::suite::{run_arms_planned, ArmSpec, Context, Entry, Spec};
 use engine::eval::weights::Weights;
 use engine::eval::{ChainEval, ChainSet, EvalConfig, MailboxEval, MailboxSet, SingleProbeEval, SingleProbeSet};
 use engine::Position;
@@ -101,8 +101,9 @@ pub fn spec() -> Spec<Position> {
 }
 
 fn run(ctx: &Context, set: &PositionSet) -> Result<BenchReport, String> {
-    // Build first: a build that cannot happen fails before minutes of measuring.
-    let engine = build_eval_time_engine()?;
+    // Build first: a build that cannot happen fails before minutes of
+    // measuring. Only report runs have the per-term part (not the gate's).
+    let engine = if ctx.extras() { Some(build_eval_time_engine()?) } else { None };
     let spec = spec();
     let mut arms = spec.arms();
     for a in arms.iter_mut().filter(|a| a.name == "single-probe") {
@@ -114,19 +115,8 @@ fn run(ctx: &Context, set: &PositionSet) -> Result<BenchReport, String> {
     // register-and-L1 routines, and its floors need more samples.
     let mut plan = ctx.plan;
     plan.budget_s = plan.budget_s.map(|b| b * BUDGET_FACTOR);
-    let longer = Context {
-        clock: ctx.clock,
-        clock_info: ctx.clock_info.clone(),
-        plan,
-        bucket_samples: ctx.bucket_samples,
-        ladder_samples: ctx.ladder_samples,
-        counters: RefCell::new(ctx.counters.borrow_mut().take()),
-        progress: ctx.progress,
-        quick: ctx.quick,
-    };
-    let report = run_arms(&longer, &spec, &arms, set, None);
-    *ctx.counters.borrow_mut() = longer.counters.into_inner();
-    let mut report = report?;
+    let mut report = run_arms_planned(ctx, &plan, &spec, &arms, set, None)?;
+    let Some(engine) = engine else { return Ok(report) };
     let reps = if ctx.quick { 20 } else { 200 };
     report.terms = term_breakdown(&engine, set, reps)?;
     for t in &report.terms {
