@@ -458,7 +458,8 @@ pub struct Filter {
 
 /// [`run_spec`] with the arms given (e.g. [`Spec::arms`] with an approximate
 /// arm's `must_agree` cleared) and, with a filter, only the positions it
-/// keeps: a bucket left empty is an error, an empty ladder rung is left out.
+/// keeps: an empty bucket or ladder rung is left out, and it is an error
+/// when every bucket is empty.
 pub fn run_arms<I: Clone>(
     ctx: &Context,
     spec: &Spec<I>,
@@ -484,8 +485,9 @@ pub fn run_arms_planned<I: Clone>(
     let mut workloads = Vec::new();
     for (b, chosen) in &set.buckets {
         let inputs: Vec<I> = chosen.iter().filter(|c| keep(&c.position)).map(|c| (spec.prepare)(&c.position)).collect();
-        if let (true, Some(f)) = (inputs.is_empty(), filter) {
-            return Err(format!("no position {} in the {b} bucket", f.what));
+        if inputs.is_empty() && filter.is_some() {
+            // E.g. no endgame with a queen among a few positions per bucket.
+            continue;
         }
         kinds.push(Kind::Bucket(*b));
         workloads.push(Workload { label: b.name().to_string(), inputs, samples_per_round: ctx.bucket_samples });
@@ -497,6 +499,9 @@ pub fn run_arms_planned<I: Clone>(
         }
         kinds.push(Kind::Rung(*men));
         workloads.push(Workload { label: format!("{men} men"), inputs, samples_per_round: ctx.ladder_samples });
+    }
+    if let (false, Some(f)) = (kinds.iter().any(|k| matches!(k, Kind::Bucket(_))), filter) {
+        return Err(format!("no position {} in any density bucket", f.what));
     }
     let (rounds, overhead) = measure(ctx, plan, spec.name, arms, &mut workloads)?;
     let header = Header {

@@ -60,18 +60,19 @@ fn bad_inputs_get_one_clear_line() {
     std::fs::write(&bad, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq -\n").unwrap();
     fails_with(&["movegenbench", "--positions", bad.to_str().unwrap(), "--out", out], "bad.epd:1");
 
-    // A filtered benchmark whose filter empties a bucket.
-    let no_endgame_queen = dir.path().join("no-endgame-queen.epd");
+    // A filtered benchmark whose filter empties every bucket (an empty
+    // bucket alone is left out of the report).
+    let no_queen = dir.path().join("no-queen.epd");
     std::fs::write(
-        &no_endgame_queen,
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n\
-         r1bq1rk1/pp3ppp/2n5/8/8/2N5/PP3PPP/R1BQ1RK1 w - -\n\
+        &no_queen,
+        "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq -\n\
+         r1b2rk1/pp3ppp/2n5/8/8/2N5/PP3PPP/R1B2RK1 w - -\n\
          8/5pk1/6p1/8/3R4/6P1/5PK1/8 b - -\n",
     )
     .unwrap();
     fails_last_line(
-        &["run", "mobilitybench-queen", "--positions", no_endgame_queen.to_str().unwrap(), "--out", out],
-        "boardbench: mobilitybench-queen: no position with a queen in the endgame bucket",
+        &["run", "mobilitybench-queen", "--positions", no_queen.to_str().unwrap(), "--out", out],
+        "boardbench: mobilitybench-queen: no position with a queen in any density bucket",
     );
 
     // The eval-time build cannot happen: one line saying why, before measuring.
