@@ -130,8 +130,9 @@ fn main() -> ExitCode {
         Command::All(a) => run(&benchmarks::names().iter().map(|s| s.to_string()).collect::<Vec<_>>(), a),
         Command::Run { names, args } => run(names, args),
         Command::List => {
+            let width = benchmarks::REGISTRY.iter().map(|e| e.name.len()).max().unwrap_or(0);
             for e in benchmarks::REGISTRY {
-                println!("{:<16} {}", e.name, e.about);
+                println!("{:<width$}  {}", e.name, e.about);
             }
             Ok(0)
         }
