@@ -204,18 +204,24 @@ pub fn floor_ratio(baseline: &[Vec<f64>], arm: &[Vec<f64>]) -> Ratio {
 
 /// As [`floor_ratio`], with the interval at `level`.
 pub fn floor_ratio_at(baseline: &[Vec<f64>], arm: &[Vec<f64>], level: f64) -> Ratio {
+    quantile_ratio_at(baseline, arm, FLOOR_QUANTILE, level)
+}
+
+/// Ratio of the `q` quantiles of all samples, arm over baseline, with a
+/// paired block-bootstrap interval at `level` (the same resampled rounds for
+/// both).
+pub fn quantile_ratio_at(baseline: &[Vec<f64>], arm: &[Vec<f64>], q: f64, level: f64) -> Ratio {
     assert_eq!(baseline.len(), arm.len(), "rounds must pair");
     let n = baseline.len();
     let mut buf = Vec::new();
-    let est = pooled_quantile(arm, 0..n, FLOOR_QUANTILE, &mut buf)
-        / pooled_quantile(baseline, 0..n, FLOOR_QUANTILE, &mut buf);
+    let est = pooled_quantile(arm, 0..n, q, &mut buf) / pooled_quantile(baseline, 0..n, q, &mut buf);
     let mut rng = Rng::new(BOOTSTRAP_SEED ^ 0xF2 ^ n as u64);
     let mut pick = vec![0usize; n];
     let mut v: Vec<f64> = (0..FLOOR_RESAMPLES)
         .map(|_| {
             pick_blocks(&mut pick, n, &mut rng);
-            pooled_quantile(arm, pick.iter().copied(), FLOOR_QUANTILE, &mut buf)
-                / pooled_quantile(baseline, pick.iter().copied(), FLOOR_QUANTILE, &mut buf)
+            pooled_quantile(arm, pick.iter().copied(), q, &mut buf)
+                / pooled_quantile(baseline, pick.iter().copied(), q, &mut buf)
         })
         .collect();
     sort(&mut v);
