@@ -1519,7 +1519,7 @@ mod tests {
         // one round in four, in any of the three builds' processes.
         let mut rng = Rng::new(4);
         let disturbed = |r: &mut Rng| if r.below(4) == 0 { 1.3 + r.below(41) as f64 / 100.0 } else { 1.0 };
-        let mut noisy = |rng: &mut Rng, factor: fn(usize) -> f64| {
+        let noisy = |rng: &mut Rng, factor: fn(usize) -> f64| {
             let mut v = runs(rng, 16, factor, 0.004);
             for s in v.iter_mut() {
                 let f = disturbed(rng);
