@@ -9,8 +9,10 @@
 //! it (getattacksbench's bitboard arms) change:
 //!
 //! * `inject-slowdown-attackers`: [`delay`] — a dependent multiply-add chain
-//!   of [`ATTACKER_DELAY_STEPS`] steps, a few core cycles each, calibrated to
-//!   add about 5% to the builder's time per call;
+//!   of [`ATTACKER_DELAY_STEPS`] steps, a few core cycles each, meant to add
+//!   about 5% to the builder's time per call. Measured on 2026-11-30 it added
+//!   30-44%, and the feature build also moved unrelated few-tick routines by
+//!   6-17% (code placement): see benches/README.md, "The gate, measured here".
 //! * `inject-instructions-attackers`: [`extra_instructions`] — a loop of
 //!   [`ATTACKER_EXTRA_NOPS`] `nop`s, nearly free in time but counted by
 //!   callgrind, calibrated to add about 2% instructions.
