@@ -13,15 +13,13 @@
 //!   about 5% to the builder's time per call. Measured on 2026-11-30 it added
 //!   30-44%, and the feature build also moved unrelated few-tick routines by
 //!   6-17% (code placement): see benches/README.md, "The gate, measured here".
-//! * `inject-instructions-attackers`: [`extra_instructions`] — a loop of
-//!   [`ATTACKER_EXTRA_NOPS`] `nop`s, nearly free in time but counted by
-//!   callgrind, calibrated to add about 2% instructions.
+//! * `inject-instructions-attackers`: [`extra_instructions`] — three `nop`s
+//!   per attacker-list build, nearly free in time but counted by callgrind:
+//!   a getattacks call (two builds, 274-334 instructions) gains 6, about 2%.
+//!   (A loop of 4 `nop`s, its counter and branch included, added 11-13%.)
 
 /// Steps of the delay chain per attacker-list build.
 pub const ATTACKER_DELAY_STEPS: u32 = 4;
-
-/// `nop`s per attacker-list build.
-pub const ATTACKER_EXTRA_NOPS: u32 = 4;
 
 /// `steps` dependent multiply-adds the optimiser cannot remove or shorten.
 #[inline(always)]
@@ -33,15 +31,12 @@ pub fn delay(steps: u32) {
     std::hint::black_box(x);
 }
 
-/// About `3 * n` extra instructions (a `nop`, the counter and the branch
-/// per iteration) that cost almost no time.
+/// Three extra instructions (`nop`s) that cost almost no time.
 #[inline(always)]
-pub fn extra_instructions(n: u32) {
-    for _ in 0..std::hint::black_box(n) {
-        // SAFETY: `nop` has no effects.
-        #[cfg(target_arch = "x86_64")]
-        unsafe {
-            std::arch::asm!("nop", options(nomem, nostack, preserves_flags))
-        };
-    }
+pub fn extra_instructions() {
+    // SAFETY: `nop` has no effects.
+    #[cfg(target_arch = "x86_64")]
+    unsafe {
+        std::arch::asm!("nop", "nop", "nop", options(nomem, nostack, preserves_flags))
+    };
 }

@@ -101,7 +101,7 @@ impl<S: Sliders> AttackerBuilder for BitboardAttackers<S> {
         #[cfg(feature = "inject-slowdown-attackers")]
         crate::inject::delay(crate::inject::ATTACKER_DELAY_STEPS);
         #[cfg(feature = "inject-instructions-attackers")]
-        crate::inject::extra_instructions(crate::inject::ATTACKER_EXTRA_NOPS);
+        crate::inject::extra_instructions();
         list.clear();
         let sets = who_attacks::<S>(pos, sq.to_64(), color);
         for kind in PieceType::ALL {
