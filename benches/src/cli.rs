@@ -275,15 +275,7 @@ pub fn execute(args: &RunArgs, entries: &[&Entry], argv: Vec<String>) -> Result<
         }
     }
     // Leave real time however this function returns.
-    struct Normal(bool);
-    impl Drop for Normal {
-        fn drop(&mut self) {
-            if self.0 {
-                pin::leave_realtime();
-            }
-        }
-    }
-    let _normal = Normal(pinning.realtime);
+    let _normal = pin::LeaveRealtimeOnDrop(pinning.realtime);
     let exclusive =
         (args.exclusive && pinning.realtime).then(|| pin::Exclusive::hold_all_but(pinning.core.unwrap_or(0)));
     if let Some(x) = &exclusive {

@@ -146,15 +146,7 @@ pub fn sample_main(a: &SampleCli) -> Result<i32, String> {
     if !a.no_realtime {
         (pinning.realtime, pinning.realtime_detail) = pin::go_realtime();
     }
-    struct Normal(bool);
-    impl Drop for Normal {
-        fn drop(&mut self) {
-            if self.0 {
-                pin::leave_realtime();
-            }
-        }
-    }
-    let _normal = Normal(pinning.realtime);
+    let _normal = pin::LeaveRealtimeOnDrop(pinning.realtime);
     let (clock, info) = match TscTicks::new() {
         Ok(t) => (
             Clock::Tsc(t),

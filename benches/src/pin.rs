@@ -106,6 +106,18 @@ impl Drop for Exclusive {
     }
 }
 
+/// Calls [`leave_realtime`] when dropped, if it holds `true` (the thread
+/// went real-time): back to normal however the measuring function returns.
+pub struct LeaveRealtimeOnDrop(pub bool);
+
+impl Drop for LeaveRealtimeOnDrop {
+    fn drop(&mut self) {
+        if self.0 {
+            leave_realtime();
+        }
+    }
+}
+
 /// Back to the normal time-sharing class.
 pub fn leave_realtime() {
     #[cfg(target_os = "linux")]
