@@ -604,9 +604,20 @@ pub struct GateCli {
     #[arg(long, value_name = "PCT")]
     pub aa_bound: Option<f64>,
     /// Cargo features of the candidate build (bare names mean engine/NAME),
-    /// e.g. inject-slowdown-attackers.
+    /// e.g. inject-instructions-attackers.
     #[arg(long, value_name = "F", value_delimiter = ',')]
     pub candidate_features: Vec<String>,
+    /// Cargo features of the base build.
+    #[arg(long, value_name = "F", value_delimiter = ',')]
+    pub base_features: Vec<String>,
+    /// Cargo features of both builds, e.g. inject-hook.
+    #[arg(long, value_name = "F", value_delimiter = ',')]
+    pub features: Vec<String>,
+    /// An environment variable for the candidate's measuring processes
+    /// (timing samples and gungraun), e.g.
+    /// BOARDBENCH_INJECT_ATTACKER_DELAY=2 with --features inject-hook.
+    #[arg(long, value_name = "NAME=VALUE", value_parser = parse_env_assignment)]
+    pub candidate_env: Vec<(String, String)>,
     /// Rounds (each: per benchmark, base, candidate, base again).
     #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u32).range(3..))]
     pub rounds: u32,
@@ -649,9 +660,22 @@ pub struct BuildInfo {
     /// `git describe`-like label for tables.
     pub label: String,
     pub features: Vec<String>,
+    /// Extra environment of this build's measuring processes.
+    #[serde(default)]
+    pub env: Vec<(String, String)>,
     pub source: PathBuf,
     pub target_dir: PathBuf,
     pub build_s: f64,
+}
+
+/// `NAME=VALUE` from the command line.
+fn parse_env_assignment(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((name, value)) if !name.is_empty() && !name.contains(char::is_whitespace) => {
+            Ok((name.to_string(), value.to_string()))
+        }
+        _ => Err(format!("expected NAME=VALUE, got {s:?}")),
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -835,7 +859,7 @@ struct Sampler<'a> {
 }
 
 impl Sampler<'_> {
-    fn sample(&self, bin: &Path, bench: &str) -> Result<Sample, String> {
+    fn sample(&self, bin: &Path, env: &[(String, String)], bench: &str) -> Result<Sample, String> {
         let mut args: Vec<String> = vec![
             "gate-sample".into(),
             "--positions".into(),
@@ -854,7 +878,7 @@ impl Sampler<'_> {
             args: &args,
             stdin: None,
             cwd: self.root,
-            env: &[],
+            env,
             core: Some(self.core),
             realtime: false,
             timeout,
@@ -883,13 +907,14 @@ impl Sampler<'_> {
 fn timing(
     base: &Path,
     cand: &Path,
+    cand_env: &[(String, String)],
     s: &Sampler,
     rounds: usize,
     threshold: f64,
     aa_bound: f64,
 ) -> Result<TimingOutcome, String> {
     let mut got: [Vec<Sample>; 3] = [Vec::new(), Vec::new(), Vec::new()];
-    let mut run = TimingRun { base, cand, sampler: s, triple: 0, warned: false };
+    let mut run = TimingRun { base, cand, cand_env, sampler: s, triple: 0, warned: false };
     let all: Vec<&String> = s.benches.iter().collect();
     for r in 0..rounds {
         let t = Instant::now();
@@ -934,6 +959,7 @@ pub const EXTRA_ROUNDS_FACTOR: usize = 3;
 struct TimingRun<'a> {
     base: &'a Path,
     cand: &'a Path,
+    cand_env: &'a [(String, String)],
     sampler: &'a Sampler<'a>,
     triple: usize,
     warned: bool,
@@ -952,8 +978,8 @@ impl TimingRun<'_> {
         for j in 0..n {
             let bench = benches[(j + r) % n];
             for &k in &orders[self.triple % orders.len()] {
-                let bin = if k == 1 { self.cand } else { self.base };
-                let sample = self.sampler.sample(bin, bench)?;
+                let (bin, env) = if k == 1 { (self.cand, self.cand_env) } else { (self.base, &[][..]) };
+                let sample = self.sampler.sample(bin, env, bench)?;
                 let placed = sample.pinned && sample.realtime;
                 if !(self.warned || placed) {
                     eprintln!(
@@ -1036,6 +1062,7 @@ fn run_gungraun(src: &Path, b: &BuildInfo, set: &CallgrindSetup, extra: &[String
         .env("BOARDBENCH_REQUIRE_CALLGRIND", "1")
         .env(ENV_POSITIONS, &set.positions)
         .env(ENV_CASES, &set.cases_file)
+        .envs(b.env.iter().map(|(k, v)| (k, v)))
         .output()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     let code = out.status.code().unwrap_or(-1);
@@ -1372,7 +1399,8 @@ pub fn gate_main(a: &GateCli) -> Result<i32, String> {
         role: "base".into(),
         label: format!("{} ({})", a.base, short(&base_commit)),
         commit: Some(base_commit.clone()),
-        features: Vec::new(),
+        features: [&a.features[..], &a.base_features[..]].concat(),
+        env: Vec::new(),
         source: base_src,
         target_dir: cache.join("base-target"),
         build_s: 0.0,
@@ -1394,13 +1422,19 @@ pub fn gate_main(a: &GateCli) -> Result<i32, String> {
             _ => format!("working tree{}", if dirty { " (uncommitted changes)" } else { "" }),
         },
         commit: cand_commit.clone(),
-        features: a.candidate_features.clone(),
+        features: [&a.features[..], &a.candidate_features[..]].concat(),
+        env: a.candidate_env.clone(),
         source: cand_src,
         target_dir: cache.join("candidate-target"),
         build_s: 0.0,
     };
-    if !cand.features.is_empty() {
-        cand.label.push_str(&format!(" + features {}", cand.features.join(",")));
+    for b in [&mut base, &mut cand] {
+        if !b.features.is_empty() {
+            b.label.push_str(&format!(" + features {}", b.features.join(",")));
+        }
+        for (k, v) in &b.env {
+            b.label.push_str(&format!(" + {k}={v}"));
+        }
     }
     let base_bin = build(&mut base, !a.no_callgrind)?;
     let cand_bin = build(&mut cand, !a.no_callgrind)?;
@@ -1443,8 +1477,15 @@ pub fn gate_main(a: &GateCli) -> Result<i32, String> {
             benches.join(", "),
             a.rounds
         );
-        timing_out =
-            Some(timing(&base_bin, &cand_bin, &sampler, a.rounds as usize, a.threshold / 100.0, aa_bound / 100.0)?);
+        timing_out = Some(timing(
+            &base_bin,
+            &cand_bin,
+            &cand.env,
+            &sampler,
+            a.rounds as usize,
+            a.threshold / 100.0,
+            aa_bound / 100.0,
+        )?);
     }
     let timing_s = t_timing.elapsed().as_secs_f64();
     let mut counts_out = None;

@@ -1,34 +1,88 @@
 //! Deliberate, calibrated slowdowns that prove the commit gate catches a
-//! regression in one routine and names it (`boardbench gate
-//! --candidate-features inject-...`, see benches/README.md). Compiled only
-//! with one of the `inject-*` cargo features, which are never on by
-//! default; with none of them this module does not exist.
+//! regression in one routine and names it (see benches/README.md, "The
+//! gate, measured here"). Compiled only with one of the `inject-*` cargo
+//! features, which are never on by default; with none of them this module
+//! does not exist and the default build carries nothing of it.
 //!
 //! Both act in [`crate::attackers::BitboardAttackers::build`] (the bitboard
 //! SEE attacker-list builder) and nowhere else, so only the cases that call
 //! it (getattacksbench's bitboard arms) change:
 //!
-//! * `inject-slowdown-attackers`: [`delay`] — a dependent multiply-add chain
-//!   of [`ATTACKER_DELAY_STEPS`] steps, a few core cycles each, meant to add
-//!   about 5% to the builder's time per call. Measured on 2026-11-30 it added
-//!   30-44%, and the feature build also moved unrelated few-tick routines by
-//!   6-17% (code placement): see benches/README.md, "The gate, measured here".
+//! * `inject-hook` compiles [`attacker_delay`] into the builder: a countdown
+//!   whose length comes from the environment variable
+//!   [`ATTACKER_DELAY_VAR`] (0 when unset). The switch is an environment
+//!   variable and not a second feature because two builds that differ in
+//!   features differ in symbol hashes, so the linker lays their functions
+//!   out in another order — and on this machine code placement alone moved
+//!   unrelated few-tick routines by 6-17%, which the gate rightly named. One
+//!   build run with and without the variable is the same machine code. The
+//!   proof is `scripts/gate.sh --features inject-hook --candidate-env
+//!   BOARDBENCH_INJECT_ATTACKER_DELAY=N`.
 //! * `inject-instructions-attackers`: [`extra_instructions`] — three `nop`s
 //!   per attacker-list build, nearly free in time but counted by callgrind:
 //!   a getattacks call (two builds, 274-334 instructions) gains 6, about 2%.
 //!   (A loop of 4 `nop`s, its counter and branch included, added 11-13%.)
 
-/// Steps of the delay chain per attacker-list build.
-pub const ATTACKER_DELAY_STEPS: u32 = 4;
+#[cfg(feature = "inject-hook")]
+use std::sync::atomic::{AtomicU32, Ordering};
 
-/// `steps` dependent multiply-adds the optimiser cannot remove or shorten.
-#[inline(always)]
-pub fn delay(steps: u32) {
-    let mut x = std::hint::black_box(u64::from(steps) | 1);
-    for _ in 0..std::hint::black_box(steps) {
-        x = x.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1);
+/// The environment variable holding [`attacker_delay`]'s step count.
+pub const ATTACKER_DELAY_VAR: &str = "BOARDBENCH_INJECT_ATTACKER_DELAY";
+
+/// Not read from the environment yet.
+#[cfg(feature = "inject-hook")]
+const UNREAD: u32 = u32::MAX;
+
+#[cfg(feature = "inject-hook")]
+static ATTACKER_DELAY_STEPS: AtomicU32 = AtomicU32::new(UNREAD);
+
+/// The step count in [`ATTACKER_DELAY_VAR`]: 0 when unset; an error naming
+/// the variable when it is not a number below 1,000,000.
+pub fn attacker_delay_from_env() -> Result<u32, String> {
+    match std::env::var(ATTACKER_DELAY_VAR) {
+        Err(std::env::VarError::NotPresent) => Ok(0),
+        Ok(v) => match v.trim().parse::<u32>() {
+            Ok(n) if n < 1_000_000 => Ok(n),
+            _ => Err(format!("{ATTACKER_DELAY_VAR}={v:?}: expected a step count from 0 to 999999")),
+        },
+        Err(e) => Err(format!("{ATTACKER_DELAY_VAR}: {e}")),
     }
-    std::hint::black_box(x);
+}
+
+#[cfg(feature = "inject-hook")]
+#[cold]
+#[inline(never)]
+fn read_attacker_delay() -> u32 {
+    let n = attacker_delay_from_env().unwrap_or_else(|e| {
+        // A proof-only switch read deep inside a hot routine: there is no
+        // caller to hand the error to, so say what is wrong and stop.
+        eprintln!("error: {e}");
+        std::process::exit(2)
+    });
+    ATTACKER_DELAY_STEPS.store(n, Ordering::Relaxed);
+    n
+}
+
+/// Counts the configured steps down to zero, one dependent subtraction
+/// (about a core cycle) each, in inline assembly so it cannot be folded.
+#[cfg(feature = "inject-hook")]
+#[inline(always)]
+pub fn attacker_delay() {
+    let mut left = ATTACKER_DELAY_STEPS.load(Ordering::Relaxed);
+    if left == UNREAD {
+        left = read_attacker_delay();
+    }
+    while left != 0 {
+        // SAFETY: arithmetic on a register only.
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            std::arch::asm!("sub {0:e}, 1", inout(reg) left, options(pure, nomem, nostack))
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            left = std::hint::black_box(left - 1);
+        }
+    }
 }
 
 /// Three extra instructions (`nop`s) that cost almost no time.

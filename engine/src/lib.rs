@@ -26,7 +26,7 @@ pub mod defects;
 pub mod equiv;
 pub mod eval;
 pub mod fixed_vec;
-#[cfg(any(feature = "inject-slowdown-attackers", feature = "inject-instructions-attackers"))]
+#[cfg(any(feature = "inject-hook", feature = "inject-instructions-attackers"))]
 pub mod inject;
 pub mod movegen;
 pub mod moves;

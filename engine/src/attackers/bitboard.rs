@@ -98,8 +98,12 @@ impl<S: Sliders> AttackerBuilder for BitboardAttackers<S> {
     #[inline]
     fn build(pos: &Position, sq: Square88, color: Color, list: &mut SeeList) {
         // The commit gate's proof switches (off by default; src/inject.rs).
-        #[cfg(feature = "inject-slowdown-attackers")]
-        crate::inject::delay(crate::inject::ATTACKER_DELAY_STEPS);
+        // The delay runs for White's list only, once per SEE pair of
+        // lists: a single step on both came to 7-10%, above the ~5% aimed at.
+        #[cfg(feature = "inject-hook")]
+        if color == Color::White {
+            crate::inject::attacker_delay();
+        }
         #[cfg(feature = "inject-instructions-attackers")]
         crate::inject::extra_instructions();
         list.clear();
