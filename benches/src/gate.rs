@@ -1805,6 +1805,16 @@ mod tests {
     }
 
     #[test]
+    fn env_assignments_parse_or_name_the_problem() {
+        assert_eq!(parse_env_assignment("A=2").unwrap(), ("A".to_string(), "2".to_string()));
+        assert_eq!(parse_env_assignment("A=").unwrap(), ("A".to_string(), String::new()));
+        assert_eq!(parse_env_assignment("A=b=c").unwrap(), ("A".to_string(), "b=c".to_string()));
+        for bad in ["A", "=2", "A B=1", ""] {
+            assert!(parse_env_assignment(bad).unwrap_err().contains("expected NAME=VALUE"), "{bad:?}");
+        }
+    }
+
+    #[test]
     fn gungraun_version_matches_the_pinned_library() {
         let manifest = include_str!("../Cargo.toml");
         assert!(manifest.contains(&format!("gungraun = {{ version = \"={GUNGRAUN_VERSION}\" }}")));

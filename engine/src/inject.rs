@@ -41,11 +41,16 @@ static ATTACKER_DELAY_STEPS: AtomicU32 = AtomicU32::new(UNREAD);
 pub fn attacker_delay_from_env() -> Result<u32, String> {
     match std::env::var(ATTACKER_DELAY_VAR) {
         Err(std::env::VarError::NotPresent) => Ok(0),
-        Ok(v) => match v.trim().parse::<u32>() {
-            Ok(n) if n < 1_000_000 => Ok(n),
-            _ => Err(format!("{ATTACKER_DELAY_VAR}={v:?}: expected a step count from 0 to 999999")),
-        },
+        Ok(v) => parse_steps(&v),
         Err(e) => Err(format!("{ATTACKER_DELAY_VAR}: {e}")),
+    }
+}
+
+/// A step count from 0 to 999,999, or an error naming [`ATTACKER_DELAY_VAR`].
+fn parse_steps(v: &str) -> Result<u32, String> {
+    match v.trim().parse::<u32>() {
+        Ok(n) if n < 1_000_000 => Ok(n),
+        _ => Err(format!("{ATTACKER_DELAY_VAR}={v:?}: expected a step count from 0 to 999999")),
     }
 }
 
@@ -93,4 +98,30 @@ pub fn extra_instructions() {
     unsafe {
         std::arch::asm!("nop", "nop", "nop", options(nomem, nostack, preserves_flags))
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn step_counts_parse_or_name_the_variable() {
+        assert_eq!(parse_steps("0"), Ok(0));
+        assert_eq!(parse_steps(" 2 "), Ok(2));
+        assert_eq!(parse_steps("999999"), Ok(999_999));
+        for bad in ["", "-1", "two", "1000000", "2.5"] {
+            let e = parse_steps(bad).unwrap_err();
+            assert!(e.contains(ATTACKER_DELAY_VAR) && e.contains("step count"), "{bad:?}: {e}");
+        }
+    }
+
+    #[cfg(feature = "inject-hook")]
+    #[test]
+    fn the_delay_runs_and_returns() {
+        // Unset in the test environment: the count is read once, as 0.
+        attacker_delay();
+        assert_ne!(ATTACKER_DELAY_STEPS.load(Ordering::Relaxed), UNREAD);
+        ATTACKER_DELAY_STEPS.store(1000, Ordering::Relaxed);
+        attacker_delay();
+    }
 }
