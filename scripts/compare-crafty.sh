@@ -6,6 +6,7 @@
 #
 # Usage: scripts/compare-crafty.sh PATH-TO-CRAFTY [boardbench nps flags...]
 #   e.g. scripts/compare-crafty.sh ~/src/crafty-25.2/crafty --runs 3 --core 1
+#   or   scripts/compare-crafty.sh "$(scripts/fetch-crafty.sh)"   # Debian's Crafty 23.4
 #   BOARDBENCH_NO_STOCKFISH=1 leaves Stockfish out.
 # Crafty is driven through stdin ("bench", then "quit") in a fresh temporary
 # directory that is also its $HOME (its log files land there and no

@@ -10,6 +10,8 @@
 //!   is the one-thread result and is the one read; the second adds a short
 //!   2-thread run and is ignored — the run is stopped as soon as the first
 //!   block is complete, so the 2-thread part never runs on the pinned core.
+//!   Crafty 23.4 (Debian non-free, `scripts/fetch-crafty.sh`) prints one
+//!   block of the same form, and is read the same way.
 //! * **Stockfish**: `stockfish bench 16 1 13 default depth` (its default
 //!   bench spelled out: 16 MiB hash, 1 thread, depth 13), summary on stderr:
 //!   `Nodes searched  :` and `Nodes/second    :`.
@@ -141,7 +143,13 @@ pub fn parse_ours(stdout: &str) -> Result<BenchFigures, String> {
 
 /// The first non-empty line of output: the engine's banner, for the record.
 pub fn banner(stdout: &str, stderr: &str) -> Option<String> {
-    stdout.lines().chain(stderr.lines()).map(str::trim).find(|l| !l.is_empty()).map(|l| l.chars().take(120).collect())
+    let lines = || stdout.lines().chain(stderr.lines()).map(str::trim);
+    // The line that names the engine (Crafty 23.4 first says "Machine is
+    // NUMA, ..."), else the first line with anything on it.
+    lines()
+        .find(|l| l.starts_with("Crafty v") || l.starts_with("Stockfish "))
+        .or_else(|| lines().find(|l| !l.is_empty()))
+        .map(|l| l.chars().take(120).collect())
 }
 
 /// Parse the figures of a `kind` run.
@@ -158,6 +166,8 @@ mod tests {
     use super::*;
 
     const CRAFTY: &str = include_str!("../tests/fixtures/crafty-bench.txt");
+    /// Debian's Crafty 23.4 (`scripts/fetch-crafty.sh`), captured here.
+    const CRAFTY_23: &str = include_str!("../tests/fixtures/crafty-23.4-bench.txt");
     const STOCKFISH: &str = include_str!("../tests/fixtures/stockfish-bench-stderr.txt");
 
     #[test]
@@ -215,8 +225,21 @@ mod tests {
     }
 
     #[test]
+    fn crafty_23_fixture_reads_its_one_block() {
+        let f = parse_crafty(CRAFTY_23).unwrap();
+        assert_eq!(f, BenchFigures { nodes: 380_970_457, nps: 4_117_264.0 });
+        assert!(crafty_first_block_done(CRAFTY_23));
+        assert_eq!(banner(CRAFTY_23, "").as_deref(), Some("Crafty v23.4 (1 cpus)"));
+        // Cut before the rate: not done, and an error naming the missing line.
+        let cut = &CRAFTY_23[..CRAFTY_23.find("Raw nodes").unwrap()];
+        assert!(!crafty_first_block_done(cut));
+        assert!(parse_crafty(cut).unwrap_err().contains("Raw nodes per second"));
+    }
+
+    #[test]
     fn banners() {
         assert_eq!(banner("\nCrafty v25.2\n", "").as_deref(), Some("Crafty v25.2"));
+        assert_eq!(banner("Machine is NUMA\nCrafty v23.4 (1 cpus)\n", "").as_deref(), Some("Crafty v23.4 (1 cpus)"));
         assert_eq!(banner("", "Stockfish 15.1\n").as_deref(), Some("Stockfish 15.1"));
         assert_eq!(banner("", ""), None);
     }

@@ -42,8 +42,9 @@ pub const STOCKFISH_BENCH: &str = "16 1 13 default depth";
 /// `boardbench nps` on the command line.
 #[derive(clap::Args, Clone, Debug)]
 pub struct NpsCli {
-    /// Crafty binary (25.2): driven through stdin ("bench", then "quit") in
-    /// a fresh temporary directory that is also its $HOME.
+    /// Crafty binary (25.2, or Debian's 23.4 from scripts/fetch-crafty.sh):
+    /// driven through stdin ("bench", then "quit") in a fresh temporary
+    /// directory that is also its $HOME.
     #[arg(long, value_name = "PATH")]
     pub crafty: Option<PathBuf>,
     /// Stockfish binary (e.g. /usr/games/stockfish): `bench 16 1 13 default depth`.
