@@ -7,7 +7,7 @@
 //! | `is_attacked` | [`is_attacked_mailbox`] | [`is_attacked_bitboard`] (magic, PEXT) | square × colour |
 //! | `defects` | [`MailboxDefects`] | [`BitboardDefects`] | side: count and pointing |
 //! | `sliders` | [`RayWalk`] | [`Magic`], PEXT | square: rook and bishop attacks |
-//! | `see` | SEE over mailbox lists | SEE over bitboard lists | every legal move |
+//! | `see` | SEE over mailbox lists | SEE over bitboard lists; SEE on bitboards end to end | every legal move |
 //!
 //! The comparisons are generic over the implementations, so a test can feed
 //! a deliberately broken one through the same code and see it caught.
@@ -19,7 +19,7 @@ use crate::attackers::{
 use crate::defects::{BitboardDefects, DefectCounter, MailboxDefects};
 use crate::movegen::legal_moves;
 use crate::position::Position;
-use crate::see::see;
+use crate::see::{see, see_bitboard};
 #[cfg(target_feature = "bmi2")]
 use crate::sliders::Pext;
 use crate::sliders::{FastSliders, Magic, RayWalk, Sliders};
@@ -116,6 +116,7 @@ pub fn run_equiv(positions: &[Position]) -> EquivReport {
 
     let mut see_pair = PairReport::new("see");
     compare_see::<MailboxAttackers, BitboardAttackers<FastSliders>>(positions, &mut see_pair);
+    compare_see_bitboard::<MailboxAttackers, FastSliders>(positions, &mut see_pair);
 
     EquivReport { positions: positions.len(), pairs: vec![attackers, attacked, defects, sliders, see_pair] }
 }
@@ -212,6 +213,19 @@ pub fn compare_see<A: AttackerBuilder, B: AttackerBuilder>(positions: &[Position
         for &m in legal_moves(pos).iter() {
             let (old, new) = (see::<A>(pos, m), see::<B>(pos, m));
             report.record(old == new, index, pos, || format!("SEE of {m}: {} {old}, {} {new}", A::NAME, B::NAME));
+        }
+    }
+}
+
+/// SEE of every legal move: the list form over `A` against the bitboard
+/// form with sliders `S`.
+pub fn compare_see_bitboard<A: AttackerBuilder, S: Sliders>(positions: &[Position], report: &mut PairReport) {
+    for (index, pos) in positions.iter().enumerate() {
+        for &m in legal_moves(pos).iter() {
+            let (old, new) = (see::<A>(pos, m), see_bitboard::<S>(pos, m));
+            report.record(old == new, index, pos, || {
+                format!("SEE of {m}: {} lists {old}, bitboard ({}) {new}", A::NAME, S::NAME)
+            });
         }
     }
 }

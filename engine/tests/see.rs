@@ -5,7 +5,7 @@
 use engine::attackers::{BitboardAttackers, MailboxAttackers};
 use engine::movegen::legal_moves;
 use engine::position::epd::load_file;
-use engine::see::see;
+use engine::see::{see, see_bitboard};
 use engine::sliders::{FastSliders, Magic};
 use engine::{Move, Position};
 use std::path::PathBuf;
@@ -52,6 +52,8 @@ fn reference_values_through_both_builders() {
         assert_eq!(see::<MailboxAttackers>(&pos, m), expected, "mailbox {fen} {uci}");
         assert_eq!(see::<BitboardAttackers<Magic>>(&pos, m), expected, "bitboard-magic {fen} {uci}");
         assert_eq!(see::<BitboardAttackers<FastSliders>>(&pos, m), expected, "bitboard-fast {fen} {uci}");
+        assert_eq!(see_bitboard::<Magic>(&pos, m), expected, "bitboard SEE, magic {fen} {uci}");
+        assert_eq!(see_bitboard::<FastSliders>(&pos, m), expected, "bitboard SEE, fast {fen} {uci}");
     }
 }
 
@@ -83,7 +85,8 @@ fn quiet_moves_have_a_defined_see() {
 }
 
 /// `seescores` lists SEE of every legal capture; the two builders (and both
-/// slider implementations) must print byte-identical listings.
+/// slider implementations), and SEE on bitboards end to end, must print
+/// byte-identical listings.
 #[test]
 fn seescores_identical_for_both_builders_on_ecm_and_wac() {
     for file in ["ecm.epd", "wac.epd"] {
@@ -94,6 +97,8 @@ fn seescores_identical_for_both_builders_on_ecm_and_wac() {
         let magic = stdout_of(&engine(&["seescores", path, "--attackers", "bitboard", "--sliders", "magic"]));
         assert_eq!(mailbox, bitboard, "{file}: mailbox and bitboard listings differ");
         assert_eq!(mailbox, magic, "{file}: mailbox and bitboard-magic listings differ");
+        let native = stdout_of(&engine(&["seescores", path, "--attackers", "native"]));
+        assert_eq!(mailbox, native, "{file}: mailbox lists and bitboard SEE listings differ");
 
         // One line per legal capture, each `id move see`.
         let records = load_file(&positions(file)).unwrap();

@@ -6,7 +6,7 @@ use super::{check_sliders, load_epd, parse_fen, print_json, CliError, CliResult,
 use clap::{Args, ValueEnum};
 use engine::attackers::{BitboardAttackers, MailboxAttackers};
 use engine::movegen::legal_moves;
-use engine::see::see;
+use engine::see::{see, see_bitboard};
 use engine::sliders::Magic;
 #[cfg(target_feature = "bmi2")]
 use engine::sliders::Pext;
@@ -17,8 +17,13 @@ use std::path::PathBuf;
 /// Which attacker-list builder SEE runs on.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum AttackersArg {
+    /// The list form over the mailbox builder (the old routine).
     Mailbox,
+    /// The list form over the bitboard builder.
     Bitboard,
+    /// SEE on bitboards end to end: attacker sets, no lists (the bitboard
+    /// engine profiles use this).
+    Native,
 }
 
 #[derive(Args)]
@@ -62,21 +67,26 @@ type SeeFn = fn(&Position, Move) -> i32;
 
 fn pick(attackers: AttackersArg, sliders: Option<SlidersArg>) -> Result<(SeeFn, String), CliError> {
     match (attackers, sliders) {
-        (AttackersArg::Mailbox, Some(_)) => {
-            Err(CliError::input("--sliders applies to --attackers bitboard only (the mailbox builder walks rays)"))
-        }
+        (AttackersArg::Mailbox, Some(_)) => Err(CliError::input(
+            "--sliders applies to --attackers bitboard or native only (the mailbox builder walks rays)",
+        )),
         (AttackersArg::Mailbox, None) => Ok((see::<MailboxAttackers>, "mailbox".into())),
-        (AttackersArg::Bitboard, s) => {
+        (kind, s) => {
             let s = s.unwrap_or(if cfg!(target_feature = "bmi2") { SlidersArg::Pext } else { SlidersArg::Magic });
             check_sliders(s)?;
-            let name = format!("bitboard-{}", s.name());
-            match s {
-                SlidersArg::Magic => Ok((see::<BitboardAttackers<Magic>>, name)),
+            let native = kind == AttackersArg::Native;
+            let name = format!("bitboard-{}{}", if native { "native-" } else { "" }, s.name());
+            let f: SeeFn = match (s, native) {
+                (SlidersArg::Magic, false) => see::<BitboardAttackers<Magic>>,
+                (SlidersArg::Magic, true) => see_bitboard::<Magic>,
                 #[cfg(target_feature = "bmi2")]
-                SlidersArg::Pext => Ok((see::<BitboardAttackers<Pext>>, name)),
+                (SlidersArg::Pext, false) => see::<BitboardAttackers<Pext>>,
+                #[cfg(target_feature = "bmi2")]
+                (SlidersArg::Pext, true) => see_bitboard::<Pext>,
                 #[cfg(not(target_feature = "bmi2"))]
-                SlidersArg::Pext => unreachable!("checked above"),
-            }
+                (SlidersArg::Pext, _) => unreachable!("checked above"),
+            };
+            Ok((f, name))
         }
     }
 }

@@ -33,7 +33,6 @@ use crate::defects::DefectCounter;
 use crate::movegen::MoveGen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use crate::see::see;
 use crate::types::PieceType;
 use ordering::{class, key_class, order_key, History, Killers, ScoredMoves};
 use std::fmt;
@@ -781,7 +780,7 @@ fn exchange_value<P: Profile>(pos: &Position, m: Move) -> i32 {
             return victim - attacker.value();
         }
     }
-    see::<P::Attackers>(pos, m)
+    P::see(pos, m)
 }
 
 /// In-class score of a winning or equal capture: its exchange value, then

@@ -6,7 +6,8 @@
 //!
 //! * [`MailboxProfile`] (`mailbox`): every routine in its old 0x88 form.
 //! * [`BitboardProfile`] (`bitboard`): every routine in its new form, with
-//!   `chain` mobility (the exact port of the mailbox walk).
+//!   `chain` mobility (the exact port of the mailbox walk) and SEE on
+//!   bitboards end to end.
 //! * [`SingleProbeProfile`] (`single-probe`): the bitboard profile with
 //!   seed 000's single-probe mobility.
 //!
@@ -25,7 +26,9 @@ use crate::eval::mobility::MobilitySet;
 use crate::eval::weights::Weights;
 use crate::eval::{ChainSet, DynamicSet, EvalConfig, Evaluation, MailboxSet, SingleProbeSet};
 use crate::movegen::{BitboardGen, MailboxGen, MoveGen};
+use crate::moves::Move;
 use crate::position::Position;
+use crate::see::{see, see_bitboard};
 use crate::sliders::FastSliders;
 use crate::types::Color;
 use std::fmt;
@@ -166,6 +169,14 @@ pub trait Profile: 'static {
     fn in_check(pos: &Position) -> bool {
         pos.in_check()
     }
+
+    /// Static exchange evaluation of `m`: by default the list form over
+    /// [`Self::Attackers`]; the bitboard profiles use the bitboard form,
+    /// which gives the same value (`engine equiv` compares them).
+    #[inline(always)]
+    fn see(pos: &Position, m: Move) -> i32 {
+        see::<Self::Attackers>(pos, m)
+    }
 }
 
 /// Every routine in its old 0x88 mailbox form.
@@ -197,6 +208,11 @@ impl Profile for BitboardProfile {
     type Attackers = BitboardAttackers<FastSliders>;
     type Defects = BitboardDefects;
     type Eval = EngineEval<ChainSet, BitboardDefects>;
+
+    #[inline(always)]
+    fn see(pos: &Position, m: Move) -> i32 {
+        see_bitboard::<FastSliders>(pos, m)
+    }
 }
 
 impl Profile for SingleProbeProfile {
@@ -205,6 +221,11 @@ impl Profile for SingleProbeProfile {
     type Attackers = BitboardAttackers<FastSliders>;
     type Defects = BitboardDefects;
     type Eval = EngineEval<SingleProbeSet, BitboardDefects>;
+
+    #[inline(always)]
+    fn see(pos: &Position, m: Move) -> i32 {
+        see_bitboard::<FastSliders>(pos, m)
+    }
 }
 
 /// The bitboard profile with a per-piece mobility mix chosen at run time
@@ -218,6 +239,11 @@ impl Profile for MixedProfile {
     type Attackers = BitboardAttackers<FastSliders>;
     type Defects = BitboardDefects;
     type Eval = EngineEval<DynamicSet, BitboardDefects>;
+
+    #[inline(always)]
+    fn see(pos: &Position, m: Move) -> i32 {
+        see_bitboard::<FastSliders>(pos, m)
+    }
 }
 
 /// The run-time name of a profile.

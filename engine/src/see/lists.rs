@@ -234,6 +234,8 @@ mod tests {
         let a = see::<MailboxAttackers>(&pos, m);
         assert_eq!(a, see::<BitboardAttackers<Magic>>(&pos, m), "{fen} {uci}");
         assert_eq!(a, see::<BitboardAttackers<FastSliders>>(&pos, m), "{fen} {uci}");
+        assert_eq!(a, super::super::see_bitboard::<Magic>(&pos, m), "bitboard SEE {fen} {uci}");
+        assert_eq!(a, super::super::see_bitboard::<FastSliders>(&pos, m), "bitboard SEE {fen} {uci}");
         a
     }
 
@@ -299,5 +301,7 @@ mod tests {
         let e4 = Square::parse("e4").unwrap().to_88();
         let bogus = Move::normal(e4, e4.offset(-16), Piece::EMPTY, Piece::EMPTY);
         assert_eq!(see::<BitboardAttackers<Magic>>(&pos, bogus), 0);
+        assert_eq!(super::super::see_bitboard::<Magic>(&pos, bogus), 0);
+        assert_eq!(super::super::see_bitboard::<Magic>(&pos, Move::NULL), 0);
     }
 }
