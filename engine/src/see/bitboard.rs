@@ -5,6 +5,7 @@
 //! the exchange has left. Same values as the list form on every move; no
 //! allocation.
 
+use super::Gains;
 use crate::attackers::who_attacks;
 use crate::bitboard::Bitboard;
 use crate::moves::Move;
@@ -12,9 +13,6 @@ use crate::position::Position;
 use crate::sliders::Sliders;
 use crate::tables::{between, direction, RAYS};
 use crate::types::{Color, PieceType, Square};
-
-/// Longest exchange kept (as in the list form).
-const MAX_EXCHANGE: usize = 40;
 
 /// Attacker classes in the order the list form sorts them (by value; the
 /// knight and the bishop are worth the same, so they form one class whose
@@ -164,18 +162,7 @@ pub fn see_bitboard<S: Sliders>(pos: &Position, m: Move) -> i32 {
         _sliders: std::marker::PhantomData,
     };
 
-    let queen_bonus = PieceType::Queen.value() - PieceType::Pawn.value();
-    let promotion_square = m.to().rank() == 0 || m.to().rank() == 7;
-    let mut gain = [0i32; MAX_EXCHANGE];
-    let captured = m.captured();
-    gain[0] = if captured.is_empty() { 0 } else { captured.kind().value() };
-    let mut at_stake = moved.kind().value();
-    if m.is_promotion() {
-        let promoted = m.promotion().kind().value();
-        gain[0] += promoted - PieceType::Pawn.value();
-        at_stake = promoted;
-    }
-
+    let mut gains = Gains::first(m);
     ex.listed[us.index()] = ex.listed[us.index()].without(from);
     if m.is_en_passant() {
         // The victim stands behind the target, seen from the capturer.
@@ -186,25 +173,17 @@ pub fn see_bitboard<S: Sliders>(pos: &Position, m: Move) -> i32 {
     ex.vacate_and_reveal(from);
 
     let mut side = us.flip();
-    let mut d = 0;
-    while d + 1 < MAX_EXCHANGE {
+    while gains.has_room() {
         let Some((sq, kind)) = ex.cheapest_legal(side) else {
             break;
         };
         ex.listed[side.index()] = ex.listed[side.index()].without(sq);
-        let bonus = if promotion_square && kind == PieceType::Pawn { queen_bonus } else { 0 };
-        d += 1;
-        gain[d] = at_stake + bonus - gain[d - 1];
-        at_stake = kind.value() + bonus;
+        gains.capture(kind, kind.value());
         if kind == PieceType::King {
-            break;
+            break; // nothing can recapture
         }
         ex.vacate_and_reveal(sq);
         side = side.flip();
     }
-    while d > 0 {
-        gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
-        d -= 1;
-    }
-    gain[0]
+    gains.resolve()
 }

@@ -42,14 +42,12 @@
 //! The move is assumed legal (the first capture is never checked for pins).
 //! No allocation: the lists and the gain stack live on the stack.
 
+use super::Gains;
 use crate::attackers::{AttackerBuilder, SeeEntry, SeeList, PIECE_VECTOR_BIT};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::tables::{ATTACK_VECTOR, DIFF_STEP, PAWN_PUSH};
 use crate::types::{Color, Piece, PieceType, Square88};
-
-/// Longest exchange kept: one capture per man on the board, plus the first.
-const MAX_EXCHANGE: usize = 40;
 
 /// The board as the exchange has changed it: squares emptied by pieces that
 /// have captured (and by an en-passant victim), and the target, which is
@@ -167,18 +165,7 @@ pub fn see<A: AttackerBuilder>(pos: &Position, m: Move) -> i32 {
     lists[0].sort_for_see();
     lists[1].sort_for_see();
 
-    let queen_bonus = PieceType::Queen.value() - PieceType::Pawn.value();
-    let promotion_square = to.rank() == 0 || to.rank() == 7;
-    let mut gain = [0i32; MAX_EXCHANGE];
-    let captured = m.captured();
-    gain[0] = if captured.is_empty() { 0 } else { captured.kind().value() };
-    // `at_stake`: the value of the piece now standing on the target.
-    let mut at_stake = moved.kind().value();
-    if m.is_promotion() {
-        let promoted = m.promotion().kind().value();
-        gain[0] += promoted - PieceType::Pawn.value();
-        at_stake = promoted;
-    }
+    let mut gains = Gains::first(m);
 
     let mut ex = Exchange { pos, target: to, vacated: 0 };
     lists[us.index()].remove_square(from);
@@ -191,16 +178,12 @@ pub fn see<A: AttackerBuilder>(pos: &Position, m: Move) -> i32 {
     ex.reveal(from, &mut lists);
 
     let mut side = us.flip();
-    let mut d = 0;
-    while d + 1 < MAX_EXCHANGE {
+    while gains.has_room() {
         let Some(i) = ex.cheapest_legal(&lists, side) else {
             break;
         };
         let e = lists[side.index()].remove(i);
-        let bonus = if promotion_square && e.piece.kind() == PieceType::Pawn { queen_bonus } else { 0 };
-        d += 1;
-        gain[d] = at_stake + bonus - gain[d - 1];
-        at_stake = e.value + bonus;
+        gains.capture(e.piece.kind(), e.value);
         if e.piece.kind() == PieceType::King {
             break; // nothing can recapture
         }
@@ -208,12 +191,7 @@ pub fn see<A: AttackerBuilder>(pos: &Position, m: Move) -> i32 {
         ex.reveal(e.square, &mut lists);
         side = side.flip();
     }
-    // Fold: the side making capture d may also decline it.
-    while d > 0 {
-        gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
-        d -= 1;
-    }
-    gain[0]
+    gains.resolve()
 }
 
 #[cfg(test)]
