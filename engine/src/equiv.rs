@@ -18,12 +18,16 @@ use crate::attackers::{
 };
 use crate::defects::{BitboardDefects, DefectCounter, MailboxDefects};
 use crate::movegen::legal_moves;
+use crate::moves::Move;
 use crate::position::Position;
 use crate::see::{see, see_bitboard};
 #[cfg(target_feature = "bmi2")]
 use crate::sliders::Pext;
 use crate::sliders::{FastSliders, Magic, RayWalk, Sliders};
 use crate::types::{Color, Square};
+
+/// A SEE implementation.
+type SeeFn = fn(&Position, Move) -> i32;
 
 /// The first case of a pair that differed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -116,7 +120,12 @@ pub fn run_equiv(positions: &[Position]) -> EquivReport {
 
     let mut see_pair = PairReport::new("see");
     compare_see::<MailboxAttackers, BitboardAttackers<FastSliders>>(positions, &mut see_pair);
-    compare_see_bitboard::<MailboxAttackers, FastSliders>(positions, &mut see_pair);
+    compare_see_fns(
+        positions,
+        &mut see_pair,
+        (MailboxAttackers::NAME, see::<MailboxAttackers>),
+        ("bitboard SEE", see_bitboard::<FastSliders>),
+    );
 
     EquivReport { positions: positions.len(), pairs: vec![attackers, attacked, defects, sliders, see_pair] }
 }
@@ -209,23 +218,20 @@ pub fn compare_sliders<S: Sliders>(positions: &[Position], report: &mut PairRepo
 
 /// SEE of every legal move through both attacker builders.
 pub fn compare_see<A: AttackerBuilder, B: AttackerBuilder>(positions: &[Position], report: &mut PairReport) {
-    for (index, pos) in positions.iter().enumerate() {
-        for &m in legal_moves(pos).iter() {
-            let (old, new) = (see::<A>(pos, m), see::<B>(pos, m));
-            report.record(old == new, index, pos, || format!("SEE of {m}: {} {old}, {} {new}", A::NAME, B::NAME));
-        }
-    }
+    compare_see_fns(positions, report, (A::NAME, see::<A>), (B::NAME, see::<B>));
 }
 
-/// SEE of every legal move: the list form over `A` against the bitboard
-/// form with sliders `S`.
-pub fn compare_see_bitboard<A: AttackerBuilder, S: Sliders>(positions: &[Position], report: &mut PairReport) {
+/// One SEE implementation against another, each named, on every legal move.
+pub fn compare_see_fns(
+    positions: &[Position],
+    report: &mut PairReport,
+    (old_name, old_see): (&str, SeeFn),
+    (new_name, new_see): (&str, SeeFn),
+) {
     for (index, pos) in positions.iter().enumerate() {
         for &m in legal_moves(pos).iter() {
-            let (old, new) = (see::<A>(pos, m), see_bitboard::<S>(pos, m));
-            report.record(old == new, index, pos, || {
-                format!("SEE of {m}: {} lists {old}, bitboard ({}) {new}", A::NAME, S::NAME)
-            });
+            let (old, new) = (old_see(pos, m), new_see(pos, m));
+            report.record(old == new, index, pos, || format!("SEE of {m}: {old_name} {old}, {new_name} {new}"));
         }
     }
 }

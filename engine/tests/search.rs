@@ -1,7 +1,6 @@
 //! The search: identical trees for the mailbox and bitboard profiles, mate
 //! and draw scoring, limits, determinism.
 
-use engine::attackers::{BitboardAttackers, MailboxAttackers};
 use engine::bench::{default_positions, BENCH_HASH_MB};
 use engine::defects::{DefectCounter, KingDefects};
 use engine::movegen::{legal_moves, BitboardGen, MailboxGen};
@@ -33,7 +32,6 @@ struct BitboardWithoutDefects;
 impl Profile for BitboardWithoutDefects {
     const NAME: &'static str = "bitboard-without-defects";
     type Gen = BitboardGen<FastSliders>;
-    type Attackers = BitboardAttackers<FastSliders>;
     type Defects = NoDefects;
     type Eval = <BitboardProfile as Profile>::Eval;
 }
@@ -46,18 +44,19 @@ struct BitboardMaterial;
 impl Profile for MailboxMaterial {
     const NAME: &'static str = "mailbox-material";
     type Gen = MailboxGen;
-    type Attackers = MailboxAttackers;
     type Defects = engine::defects::MailboxDefects;
     type Eval = MaterialEval;
     fn in_check(pos: &Position) -> bool {
         MailboxProfile::in_check(pos)
+    }
+    fn see(pos: &Position, m: Move) -> i32 {
+        MailboxProfile::see(pos, m)
     }
 }
 
 impl Profile for BitboardMaterial {
     const NAME: &'static str = "bitboard-material";
     type Gen = BitboardGen<FastSliders>;
-    type Attackers = BitboardAttackers<FastSliders>;
     type Defects = engine::defects::BitboardDefects;
     type Eval = MaterialEval;
 }

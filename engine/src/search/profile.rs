@@ -1,6 +1,6 @@
 //! Engine profiles: the search is generic over a [`Profile`], a type that
 //! names one implementation of every migrated routine (move generation,
-//! check detection, the SEE attacker lists, the king-safety defect count,
+//! check detection, static exchange evaluation, the king-safety defect count,
 //! the evaluation). Each profile is monomorphised on its own, so no hot loop
 //! ever branches on which implementation is in use.
 //!
@@ -19,7 +19,7 @@
 //! option); [`with_profile!`](crate::with_profile) turns it into a type once,
 //! outside any loop.
 
-use crate::attackers::{is_attacked_mailbox, AttackerBuilder, BitboardAttackers, MailboxAttackers};
+use crate::attackers::{is_attacked_mailbox, MailboxAttackers};
 use crate::bitboard::Bitboard;
 use crate::defects::{BitboardDefects, DefectCounter, MailboxDefects};
 use crate::eval::mobility::MobilitySet;
@@ -156,8 +156,6 @@ pub trait Profile: 'static {
     const NAME: &'static str;
     /// Legal move generation.
     type Gen: MoveGen;
-    /// Attacker lists for SEE.
-    type Attackers: AttackerBuilder;
     /// The king-safety defect count behind the two search extensions.
     type Defects: DefectCounter;
     /// The evaluation.
@@ -170,12 +168,12 @@ pub trait Profile: 'static {
         pos.in_check()
     }
 
-    /// Static exchange evaluation of `m`: by default the list form over
-    /// [`Self::Attackers`]; the bitboard profiles use the bitboard form,
-    /// which gives the same value (`engine equiv` compares them).
+    /// Static exchange evaluation of `m`. The mailbox profile runs the
+    /// list form over mailbox attacker lists, the others SEE on bitboards
+    /// end to end; both give the same value (`engine equiv` compares them).
     #[inline(always)]
     fn see(pos: &Position, m: Move) -> i32 {
-        see::<Self::Attackers>(pos, m)
+        see_bitboard::<FastSliders>(pos, m)
     }
 }
 
@@ -191,7 +189,6 @@ pub struct SingleProbeProfile;
 impl Profile for MailboxProfile {
     const NAME: &'static str = "mailbox";
     type Gen = MailboxGen;
-    type Attackers = MailboxAttackers;
     type Defects = MailboxDefects;
     type Eval = EngineEval<MailboxSet, MailboxDefects>;
 
@@ -200,32 +197,25 @@ impl Profile for MailboxProfile {
         let us = pos.side_to_move();
         is_attacked_mailbox(pos, pos.king_square88(us), us.flip())
     }
+
+    #[inline(always)]
+    fn see(pos: &Position, m: Move) -> i32 {
+        see::<MailboxAttackers>(pos, m)
+    }
 }
 
 impl Profile for BitboardProfile {
     const NAME: &'static str = "bitboard";
     type Gen = BitboardGen<FastSliders>;
-    type Attackers = BitboardAttackers<FastSliders>;
     type Defects = BitboardDefects;
     type Eval = EngineEval<ChainSet, BitboardDefects>;
-
-    #[inline(always)]
-    fn see(pos: &Position, m: Move) -> i32 {
-        see_bitboard::<FastSliders>(pos, m)
-    }
 }
 
 impl Profile for SingleProbeProfile {
     const NAME: &'static str = "single-probe";
     type Gen = BitboardGen<FastSliders>;
-    type Attackers = BitboardAttackers<FastSliders>;
     type Defects = BitboardDefects;
     type Eval = EngineEval<SingleProbeSet, BitboardDefects>;
-
-    #[inline(always)]
-    fn see(pos: &Position, m: Move) -> i32 {
-        see_bitboard::<FastSliders>(pos, m)
-    }
 }
 
 /// The bitboard profile with a per-piece mobility mix chosen at run time
@@ -236,14 +226,8 @@ pub struct MixedProfile;
 impl Profile for MixedProfile {
     const NAME: &'static str = "mixed";
     type Gen = BitboardGen<FastSliders>;
-    type Attackers = BitboardAttackers<FastSliders>;
     type Defects = BitboardDefects;
     type Eval = EngineEval<DynamicSet, BitboardDefects>;
-
-    #[inline(always)]
-    fn see(pos: &Position, m: Move) -> i32 {
-        see_bitboard::<FastSliders>(pos, m)
-    }
 }
 
 /// The run-time name of a profile.
