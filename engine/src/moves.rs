@@ -70,19 +70,19 @@ impl Move {
 
     #[inline(always)]
     pub fn moved(self) -> Piece {
-        Piece::from_code(((self.0 >> 16) & 15) as u8).unwrap_or(Piece::EMPTY)
+        Piece::from_code_or_empty(((self.0 >> 16) & 15) as u8)
     }
 
     /// The captured piece (the pawn for en passant), or empty.
     #[inline(always)]
     pub fn captured(self) -> Piece {
-        Piece::from_code(((self.0 >> 20) & 15) as u8).unwrap_or(Piece::EMPTY)
+        Piece::from_code_or_empty(((self.0 >> 20) & 15) as u8)
     }
 
     /// The piece a pawn promotes to, or empty.
     #[inline(always)]
     pub fn promotion(self) -> Piece {
-        Piece::from_code(((self.0 >> 24) & 15) as u8).unwrap_or(Piece::EMPTY)
+        Piece::from_code_or_empty(((self.0 >> 24) & 15) as u8)
     }
 
     #[inline(always)]

@@ -224,6 +224,32 @@ const fn build_rays() -> [[Bitboard; 64]; 8] {
 /// `RAYS[dir][sq]`: the squares from `sq` (exclusive) to the edge in `dir`.
 pub static RAYS: [[Bitboard; 64]; 8] = build_rays();
 
+/// Rook moves from each square on an empty board: the squares a rook-like
+/// piece could ever attack from there. Lets check and attacker tests skip
+/// the slider probe when no enemy rook or queen is on a line with the square.
+pub static ROOK_LINES: [Bitboard; 64] = pseudo_attacks(0);
+
+/// Bishop moves from each square on an empty board (see [`ROOK_LINES`]).
+pub static BISHOP_LINES: [Bitboard; 64] = pseudo_attacks(4);
+
+/// The union of rays `first..first + 4` from every square.
+const fn pseudo_attacks(first: usize) -> [Bitboard; 64] {
+    let rays = build_rays();
+    let mut t = [Bitboard::EMPTY; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut bits = 0u64;
+        let mut d = first;
+        while d < first + 4 {
+            bits |= rays[d][sq].0;
+            d += 1;
+        }
+        t[sq] = Bitboard(bits);
+        sq += 1;
+    }
+    t
+}
+
 /// Indexed like [`ATTACK_VECTOR`]: the direction index from `from` towards
 /// `to` when they share a line, else 8.
 static DIFF_DIRECTION: [u8; 240] = {

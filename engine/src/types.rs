@@ -89,14 +89,12 @@ impl PieceType {
 
     #[inline(always)]
     pub const fn from_index(i: usize) -> PieceType {
-        match i {
-            0 => PieceType::Pawn,
-            1 => PieceType::Knight,
-            2 => PieceType::Bishop,
-            3 => PieceType::Rook,
-            4 => PieceType::Queen,
-            _ => PieceType::King,
-        }
+        // Branch-free: indices past the queen (including the wrapped
+        // index of an empty piece) are the king, as a catch-all match arm
+        // would give.
+        let i = if i < 5 { i } else { 5 };
+        // SAFETY: `PieceType` is `repr(u8)` with discriminants 0..=5.
+        unsafe { core::mem::transmute::<u8, PieceType>(i as u8) }
     }
 
     /// Material value used by SEE and the material tallies (DESIGN §4.3).
@@ -165,6 +163,14 @@ impl Piece {
         }
     }
 
+    /// The piece with this code, or [`Piece::EMPTY`] for codes that are not
+    /// a piece: one table load, no branch (the board and the move encoding
+    /// decode pieces on every node).
+    #[inline(always)]
+    pub fn from_code_or_empty(code: u8) -> Piece {
+        Piece(PIECE_CODES[code as usize])
+    }
+
     #[inline(always)]
     pub const fn code(self) -> u8 {
         self.0
@@ -215,6 +221,19 @@ impl Piece {
         Some(Piece::new(color, kind))
     }
 }
+
+/// `code` where it is a piece's code, else 0 ([`Piece::from_code_or_empty`]).
+static PIECE_CODES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut code = 0;
+    while code < 256 {
+        if let Some(p) = Piece::from_code(code as u8) {
+            t[code] = p.0;
+        }
+        code += 1;
+    }
+    t
+};
 
 impl fmt::Debug for Piece {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -34,6 +34,7 @@ pub fn forward_square(color: Color, sq: Square) -> Option<Square> {
     (0..64).contains(&i).then(|| Square::from_index(i as usize))
 }
 
+#[inline(always)]
 pub fn knight(pos: &Position, w: &Weights, pawns: &PawnEntry, color: Color, sq: Square) -> i32 {
     let (c, e) = (color.index(), color.flip().index());
     let enemy_king = pos.king_square(color.flip());
@@ -65,6 +66,7 @@ pub fn knight_mobility(w: &Weights, m: &PieceMobility) -> i32 {
     w.knight_mobility[(m.mobility as usize).min(8)]
 }
 
+#[inline(always)]
 pub fn bishop(pos: &Position, w: &Weights, pawns: &PawnEntry, color: Color, sq: Square) -> i32 {
     let (c, e) = (color.index(), color.flip().index());
     let shade = if sq.shade() == 0 { Bitboard::LIGHT_SQUARES } else { Bitboard::DARK_SQUARES };
@@ -88,6 +90,7 @@ pub fn bishop_mobility(w: &Weights, m: &PieceMobility) -> (i32, i32) {
     (w.bishop_mobility[(m.mobility as usize).min(13)], w.bishop_best_ray[(m.best_ray as usize).min(7)])
 }
 
+#[inline(always)]
 pub fn rook(pos: &Position, w: &Weights, pawns: &PawnEntry, color: Color, sq: Square) -> i32 {
     let (c, e) = (color.index(), color.flip().index());
     let enemy_king = pos.king_square(color.flip());
@@ -141,6 +144,7 @@ pub fn rook_mobility(pos: &Position, w: &Weights, color: Color, sq: Square, m: &
 /// The knights' and bishops' start squares (b, c, f, g on the back rank).
 pub const MINOR_HOMES: [Bitboard; 2] = [Bitboard(0x66 << 56), Bitboard(0x66)];
 
+#[inline(always)]
 pub fn queen(pos: &Position, w: &Weights, color: Color, sq: Square) -> i32 {
     let mut score = w.queen_square[table_index(color, sq)];
     let back = if color == Color::White { 0 } else { 7 };

@@ -14,7 +14,7 @@ impl Position {
     #[inline(always)]
     pub(crate) fn slide<const HASH: bool>(&mut self, from: Square88, to: Square88) {
         let cell = self.cells[from.index()];
-        let piece = Piece::from_code(cell[0] as u8).unwrap_or(Piece::EMPTY);
+        let piece = Piece::from_code_or_empty(cell[0] as u8);
         debug_assert!(!piece.is_empty(), "slide from empty {from}");
         debug_assert!(self.piece_at(to).is_empty(), "slide onto occupied {to}");
         let (color, kind) = (piece.color(), piece.kind());
@@ -45,7 +45,7 @@ impl Position {
     #[inline(always)]
     pub(crate) fn lift<const HASH: bool>(&mut self, sq: Square88) -> Piece {
         let cell = self.cells[sq.index()];
-        let piece = Piece::from_code(cell[0] as u8).unwrap_or(Piece::EMPTY);
+        let piece = Piece::from_code_or_empty(cell[0] as u8);
         debug_assert!(!piece.is_empty(), "lift from empty {sq}");
         let (color, kind) = (piece.color(), piece.kind());
         let (c, index) = (color.index(), cell[1] as usize);

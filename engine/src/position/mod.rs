@@ -23,7 +23,7 @@ pub mod zobrist;
 use crate::bitboard::Bitboard;
 use crate::moves::Move;
 use crate::sliders::{FastSliders, Sliders};
-use crate::tables::{KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS};
+use crate::tables::{BISHOP_LINES, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS, ROOK_LINES};
 use crate::types::{CastleRights, Color, Piece, PieceType, Square, Square88};
 
 pub use epd::{Epd, EpdError};
@@ -110,7 +110,7 @@ impl Position {
     #[inline(always)]
     pub fn piece_at(&self, sq: Square88) -> Piece {
         debug_assert!(sq.is_on_board());
-        Piece::from_code(self.cells[sq.index()][0] as u8).unwrap_or(Piece::EMPTY)
+        Piece::from_code_or_empty(self.cells[sq.index()][0] as u8)
     }
 
     /// Piece on a 64-index square.
@@ -306,8 +306,11 @@ impl Position {
         let pawns = PAWN_ATTACKS[by.flip().index()][i] & self.bb(by, PieceType::Pawn);
         let knights = KNIGHT_ATTACKS[i] & self.bb(by, PieceType::Knight);
         let kings = KING_ATTACKS[i] & self.bb(by, PieceType::King);
-        let rooks = S::rook(sq, occupied) & self.rook_likes(by);
-        let bishops = S::bishop(sq, occupied) & self.bishop_likes(by);
+        // Probe a slider table only when such a slider shares a line.
+        let rook_likes = self.rook_likes(by) & ROOK_LINES[i];
+        let rooks = if rook_likes.is_nonempty() { S::rook(sq, occupied) & rook_likes } else { Bitboard::EMPTY };
+        let bishop_likes = self.bishop_likes(by) & BISHOP_LINES[i];
+        let bishops = if bishop_likes.is_nonempty() { S::bishop(sq, occupied) & bishop_likes } else { Bitboard::EMPTY };
         pawns | knights | kings | rooks | bishops
     }
 
@@ -331,11 +334,12 @@ impl Position {
         {
             return true;
         }
-        let rooks = self.rook_likes(them);
+        // Probe only when an enemy slider shares a line with the king.
+        let rooks = self.rook_likes(them) & ROOK_LINES[i];
         if rooks.is_nonempty() && (FastSliders::rook(k, self.occupied) & rooks).is_nonempty() {
             return true;
         }
-        let bishops = self.bishop_likes(them);
+        let bishops = self.bishop_likes(them) & BISHOP_LINES[i];
         bishops.is_nonempty() && (FastSliders::bishop(k, self.occupied) & bishops).is_nonempty()
     }
 

@@ -106,11 +106,13 @@ impl ScoredMoves {
         if next >= keys.len() {
             return None;
         }
-        let mut best = next;
-        for i in next + 1..keys.len() {
-            if keys[i] > keys[best] {
-                best = i;
-            }
+        // Keep the best key in a register; the keys are distinct, so the
+        // comparison compiles to conditional moves, not a branch per move.
+        let (mut best, mut best_key) = (next, keys[next]);
+        for (i, &k) in keys.iter().enumerate().skip(next + 1) {
+            let better = k > best_key;
+            best = if better { i } else { best };
+            best_key = if better { k } else { best_key };
         }
         keys.swap(next, best);
         let key = keys[next];

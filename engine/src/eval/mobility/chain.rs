@@ -63,6 +63,7 @@ fn through_flags(walked: Bitboard, friend_pass: Bitboard, enemy_pass: Bitboard) 
 
 /// Knights were never loopy: one table lookup (shared by the single-probe
 /// set, where it is the same routine).
+#[inline(always)]
 pub fn knight<const MIRROR: bool>(
     pos: &mut Position,
     acc: &mut Accumulators,
@@ -80,6 +81,7 @@ pub fn knight<const MIRROR: bool>(
     PieceMobility { mobility: mobile.count() as u8, ..PieceMobility::default() }
 }
 
+#[inline(always)]
 pub fn bishop<S: Sliders, const MIRROR: bool>(
     pos: &mut Position,
     acc: &mut Accumulators,
@@ -105,6 +107,7 @@ pub fn bishop<S: Sliders, const MIRROR: bool>(
     }
 }
 
+#[inline(always)]
 pub fn rook<S: Sliders, const MIRROR: bool>(
     pos: &mut Position,
     acc: &mut Accumulators,
@@ -128,6 +131,7 @@ pub fn rook<S: Sliders, const MIRROR: bool>(
     }
 }
 
+#[inline(always)]
 pub fn queen<S: Sliders, const MIRROR: bool>(
     pos: &mut Position,
     acc: &mut Accumulators,
