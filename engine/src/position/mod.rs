@@ -167,7 +167,9 @@ impl Position {
 
     #[inline(always)]
     pub fn king_square(&self, color: Color) -> Square {
-        self.piece_list[color.index()][0].to_64()
+        // The king bitboard has one bit: one load and a bit scan, cheaper
+        // than converting the list's 0x88 square.
+        self.by_type[color.index()][PieceType::King.index()].lsb()
     }
 
     /// Number of `kind` pieces of `color`.
