@@ -46,7 +46,8 @@ enum Command {
     /// List the registered benchmarks.
     List,
     /// Whole-engine NPS: our `engine bench` beside Crafty's and/or
-    /// Stockfish's own bench, interleaved on one pinned core.
+    /// Stockfish's own bench, and our profiles beside our mailbox profile,
+    /// interleaved on one pinned core.
     Nps(boardbench::nps::NpsCli),
     /// Commit gate: fail when a routine got slower than in --base (timing
     /// by process with an A/A control, and gungraun instruction counts).

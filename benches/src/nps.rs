@@ -25,6 +25,7 @@ use crate::report::{self, write_atomic};
 use crate::runner::balanced_orders;
 use crate::stats::{self, Ratio};
 use crate::sysinfo;
+use engine::search::ProfileKind;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -302,8 +303,11 @@ fn plans(a: &NpsArgs) -> Vec<Plan> {
 
 /// Check everything that can be checked before the first run.
 pub fn validate(a: &NpsArgs) -> Result<(), String> {
-    if a.crafty.is_none() && a.stockfish.is_none() {
-        return Err("nothing to compare with: give --crafty PATH and/or --stockfish PATH".into());
+    let has_mailbox = a.profiles.iter().any(|p| p.parse::<ProfileKind>() == Ok(ProfileKind::Mailbox));
+    if a.crafty.is_none() && a.stockfish.is_none() && !(has_mailbox && a.profiles.len() >= 2) {
+        return Err("nothing to compare with: give --crafty PATH and/or --stockfish PATH, \
+                    or run the mailbox profile beside another (--engine-profile mailbox --engine-profile bitboard)"
+            .into());
     }
     if a.runs == 0 {
         return Err("--runs must be at least 1".into());
@@ -489,23 +493,34 @@ pub fn run(a: &NpsArgs) -> Result<NpsReport, String> {
     Ok(report)
 }
 
-/// Every ours/theirs pair, paired by round.
+/// Every ours/theirs pair, then each of our other profiles over our
+/// mailbox profile (the migration's own speed-up), all paired by round.
 pub fn ratios(engines: &[EngineReport]) -> Vec<NpsRatio> {
-    let mut out = Vec::new();
-    for o in engines.iter().filter(|e| e.kind == EngineKind::Ours) {
+    let ours = || engines.iter().filter(|e| e.kind == EngineKind::Ours);
+    let mailbox_label = format!("ours {}", ProfileKind::Mailbox.name());
+    let mut pairs: Vec<(&EngineReport, &EngineReport)> = Vec::new();
+    for o in ours() {
         for t in engines.iter().filter(|e| e.kind != EngineKind::Ours) {
+            pairs.push((o, t));
+        }
+    }
+    if let Some(mailbox) = ours().find(|e| e.label == mailbox_label) {
+        pairs.extend(ours().filter(|o| o.label != mailbox_label).map(|o| (o, mailbox)));
+    }
+    pairs
+        .into_iter()
+        .map(|(o, t)| {
             let ours: Vec<f64> = o.runs.iter().map(|r| r.nps).collect();
             let theirs: Vec<f64> = t.runs.iter().map(|r| r.nps).collect();
             let per_round: Vec<f64> = ours.iter().zip(&theirs).map(|(a, b)| a / b).collect();
-            out.push(NpsRatio {
+            NpsRatio {
                 ours: o.label.clone(),
                 theirs: t.label.clone(),
                 ratio: stats::paired_ratio(&theirs, &ours),
                 per_round,
-            });
-        }
-    }
-    out
+            }
+        })
+        .collect()
 }
 
 fn plot_nps(stem: &Path, r: &NpsReport) -> Result<Vec<PathBuf>, String> {
@@ -582,7 +597,7 @@ pub fn table(r: &NpsReport) -> String {
     for x in &r.ratios {
         let _ = writeln!(
             s,
-            "  {:<18} / {:<10} {:.3} [{:.3}, {:.3}]",
+            "  {:<18} / {:<12} {:.3} [{:.3}, {:.3}]",
             x.ours, x.theirs, x.ratio.estimate, x.ratio.interval[0], x.ratio.interval[1]
         );
     }
@@ -662,7 +677,26 @@ mod tests {
         };
         let t = table(&rep);
         assert!(t.contains("ours bitboard") && t.contains("1/3"), "{t}");
-        assert!(t.contains("/ stockfish  2.000 [2.000, 2.000]"), "{t}");
+        assert!(t.contains("/ stockfish    2.000 [2.000, 2.000]"), "{t}");
+    }
+
+    #[test]
+    fn profiles_pair_with_mailbox_by_round() {
+        // No reference engine: each profile over the mailbox profile, round
+        // by round, so a slow round for everyone leaves the ratio alone.
+        let engines = vec![
+            eng("ours mailbox", EngineKind::Ours, &[100.0, 50.0, 100.0, 100.0]),
+            eng("ours bitboard", EngineKind::Ours, &[200.0, 100.0, 210.0, 190.0]),
+            eng("ours single-probe", EngineKind::Ours, &[300.0, 150.0, 300.0, 300.0]),
+        ];
+        let r = ratios(&engines);
+        assert_eq!(r.len(), 2);
+        assert_eq!((r[0].ours.as_str(), r[0].theirs.as_str()), ("ours bitboard", "ours mailbox"));
+        assert_eq!(r[0].per_round, vec![2.0, 2.0, 2.1, 1.9]);
+        assert_eq!(r[0].ratio.estimate, 2.0);
+        assert_eq!(r[1].per_round, vec![3.0; 4]);
+        // Without the mailbox profile there is nothing to pair.
+        assert!(ratios(&engines[1..]).is_empty());
     }
 
     #[test]
@@ -691,6 +725,11 @@ mod tests {
             command_line: vec![],
         };
         assert!(validate(&base).unwrap_err().contains("nothing to compare with"));
+        let mut pair = base.clone();
+        pair.profiles = vec!["mailbox".into(), "bitboard".into()];
+        assert_eq!(validate(&pair), Ok(()));
+        pair.profiles = vec!["mailbox".into()];
+        assert!(validate(&pair).unwrap_err().contains("nothing to compare with"));
         let mut a = base.clone();
         a.stockfish = Some(dir.path().join("nope"));
         assert!(resolve_programs(&a).unwrap_err().starts_with("--stockfish "));

@@ -85,7 +85,11 @@ fn fake_crafty_and_stockfish_end_to_end() {
     let ratio = |o: &str, t: &str| r.ratios.iter().find(|x| x.ours == o && x.theirs == t).unwrap().ratio;
     assert_eq!(ratio("ours bitboard", "crafty").estimate, 2_000_000.0 / 6_884_758.0);
     assert_eq!(ratio("ours mailbox", "stockfish").estimate, 1_000_000.0 / 1_499_732.0);
-    assert_eq!(r.ratios.len(), 6);
+    // Three profiles over two reference engines, then two profiles over
+    // our mailbox profile.
+    assert_eq!(r.ratios.len(), 8);
+    assert_eq!(ratio("ours bitboard", "ours mailbox").estimate, 2.0);
+    assert_eq!(ratio("ours single-probe", "ours mailbox").estimate, 2.1);
     // Every engine ran once per round, rounds interleaved, slots balanced.
     for e in &r.engines {
         assert_eq!(e.runs.iter().map(|x| x.round).collect::<Vec<_>>(), [0, 1, 2]);
@@ -188,7 +192,12 @@ fn baseline_failures_are_one_clear_line() {
     let plain = dir.path().join("plain");
     std::fs::write(&plain, "#!/bin/sh\n").unwrap();
     fails_with(&run(&base("--stockfish", plain), "ok"), "not executable");
-    fails_with(&nps(&["--engine", s(&fake), "--out", d], &[]), "nothing to compare with");
+    // Alone, one profile has nothing to be compared with (the default three
+    // pair with their mailbox profile).
+    fails_with(
+        &nps(&["--engine", s(&fake), "--engine-profile", "bitboard", "--out", d], &[]),
+        "nothing to compare with",
+    );
     fails_with(&nps(&["--stockfish", "/bin/true", "--runs", "0"], &[]), "invalid value '0'");
     fails_with(
         &nps(&["--stockfish", "/bin/true", "--engine", s(&fake), "--engine-profile", "x", "--out", d], &[]),
