@@ -364,6 +364,7 @@ pub fn execute(args: &RunArgs, entries: &[&Entry], argv: Vec<String>) -> Result<
             duration_s: started.elapsed().as_secs_f64(),
             command_line: argv,
             counters: counter_status,
+            aslr: crate::aslr::state(),
         },
         settings: Settings {
             quick: args.quick,

@@ -14,6 +14,7 @@
 //! * [`nps`], [`baseline_engine`], [`process`]: whole-engine NPS beside
 //!   Crafty's and Stockfish's own bench, each run a pinned child process.
 
+pub mod aslr;
 pub mod baseline_engine;
 pub mod benchmarks;
 pub mod cli;

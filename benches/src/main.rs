@@ -106,6 +106,9 @@ fn derive(out: &std::path::Path, per_count: usize, seed: u64) -> Result<i32, Str
 }
 
 fn main() -> ExitCode {
+    // Before anything else: the measuring process (and every engine it
+    // starts) runs with a fixed address layout.
+    boardbench::aslr::reexec_without_randomisation();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

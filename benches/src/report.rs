@@ -47,6 +47,10 @@ pub struct Metadata {
     pub duration_s: f64,
     pub command_line: Vec<String>,
     pub counters: CounterStatus,
+    /// Address-space layout randomisation while measuring (see
+    /// [`crate::aslr`]); `unknown` in results written before it was recorded.
+    #[serde(default)]
+    pub aslr: crate::aslr::Aslr,
 }
 
 /// How the run measured.
@@ -312,6 +316,7 @@ pub(crate) mod tests {
                 duration_s: 1.0,
                 command_line: vec!["boardbench".into(), "all".into()],
                 counters: CounterStatus { available: false, reason: Some("ENOENT".into()) },
+                aslr: crate::aslr::Aslr::Off,
             },
             settings: Settings {
                 quick: true,

@@ -68,7 +68,7 @@ pub fn run_table(r: &RunReport) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "clock {} ({}{}), granularity {:.0}, fixed overhead {:.0} subtracted{}; pinned: {} (core {}), real-time: {}; load {}",
+        "clock {} ({}{}), granularity {:.0}, fixed overhead {:.0} subtracted{}; pinned: {} (core {}), real-time: {}; ASLR: {}; load {}",
         m.clock.kind,
         m.clock.unit,
         m.clock.tsc_mhz.map(|f| format!(" at {f:.0} MHz")).unwrap_or_default(),
@@ -78,6 +78,11 @@ pub fn run_table(r: &RunReport) -> String {
         m.pinning.pinned,
         m.pinning.core.map(|c| c.to_string()).unwrap_or_else(|| "-".into()),
         m.pinning.realtime,
+        match m.aslr {
+            crate::aslr::Aslr::On => "on",
+            crate::aslr::Aslr::Off => "off",
+            crate::aslr::Aslr::Unknown => "unknown",
+        },
         m.load_average_start.map(|l| format!("{:.2} {:.2} {:.2}", l[0], l[1], l[2])).unwrap_or_else(|| "?".into()),
     );
     if let Some(reason) = &m.clock.fallback_reason {

@@ -19,6 +19,7 @@ pub fn args() -> (bool, Vec<String>) {
 
 /// Run `names` (or `default` when none were given) with default settings.
 pub fn run_named(default: &[&str], extra: &[Entry]) -> i32 {
+    boardbench::aslr::reexec_without_randomisation();
     let (quick, names) = args();
     let names: Vec<String> = if names.is_empty() { default.iter().map(|s| s.to_string()).collect() } else { names };
     let mut run = RunArgs::defaults();

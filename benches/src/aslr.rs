@@ -1,0 +1,96 @@
+//! Address-space layout randomisation off for measuring processes.
+//!
+//! With randomisation on, every process places its stack, heap and shared
+//! libraries at new addresses, so the same loop meets different cache-set
+//! and 4 KiB-aliasing conflicts from one run to the next: a per-process
+//! bias of a few percent on routines of a few dozen cycles, which no amount
+//! of sampling inside the process averages away, and which shows up as two
+//! identical runs disagreeing. [`reexec_without_randomisation`] turns it off
+//! (Linux `personality(ADDR_NO_RANDOMIZE)`, which needs no privilege and is
+//! inherited by children, so engines started by `boardbench nps` get it
+//! too) and re-executes the program once so the new layout applies.
+//! `BOARDBENCH_ASLR=on` keeps randomisation; the run's JSON records which
+//! state it measured under.
+
+use serde::{Deserialize, Serialize};
+
+/// Set in the re-executed process, so a failed switch cannot loop.
+const REEXEC_GUARD: &str = "BOARDBENCH_ASLR_REEXEC";
+/// `on` keeps randomisation for this process and its children.
+pub const OPT_OUT: &str = "BOARDBENCH_ASLR";
+
+/// Whether addresses are randomised in this process.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Aslr {
+    On,
+    Off,
+    /// Not Linux, or the kernel would not say.
+    #[default]
+    Unknown,
+}
+
+/// This process's state.
+pub fn state() -> Aslr {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: 0xffffffff only queries the persona; nothing changes.
+        let persona = unsafe { libc::personality(0xffff_ffff) };
+        if persona == -1 {
+            return Aslr::Unknown;
+        }
+        // Off for this process, or for the whole system.
+        let system_off =
+            || std::fs::read_to_string("/proc/sys/kernel/randomize_va_space").is_ok_and(|s| s.trim() == "0");
+        if persona & libc::ADDR_NO_RANDOMIZE != 0 || system_off() {
+            Aslr::Off
+        } else {
+            Aslr::On
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        Aslr::Unknown
+    }
+}
+
+/// If this process runs with randomised addresses, switch randomisation off
+/// and execute the same program with the same arguments again; returns
+/// (leaving everything as it was) when randomisation is already off, when
+/// `BOARDBENCH_ASLR=on`, after a re-execution, or when the switch or the
+/// exec fails: measuring with randomisation is worse, not wrong.
+pub fn reexec_without_randomisation() {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        if std::env::var_os(REEXEC_GUARD).is_some()
+            || std::env::var(OPT_OUT).is_ok_and(|v| v.eq_ignore_ascii_case("on"))
+            || state() != Aslr::On
+        {
+            return;
+        }
+        // SAFETY: query, then set this process's persona flags.
+        let persona = unsafe { libc::personality(0xffff_ffff) };
+        if persona == -1 || unsafe { libc::personality((persona | libc::ADDR_NO_RANDOMIZE) as libc::c_ulong) } == -1 {
+            return;
+        }
+        let mut args = std::env::args_os();
+        let arg0 = args.next().unwrap_or_default();
+        // `exec` only returns on failure; then carry on as we are.
+        let _ = std::process::Command::new("/proc/self/exe").arg0(arg0).args(args).env(REEXEC_GUARD, "1").exec();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_is_known_on_linux_and_serialises_lowercase() {
+        if cfg!(target_os = "linux") {
+            assert_ne!(state(), Aslr::Unknown);
+        }
+        assert_eq!(serde_json::to_string(&Aslr::Off).unwrap(), "\"off\"");
+        assert_eq!(serde_json::from_str::<Aslr>("\"on\"").unwrap(), Aslr::On);
+    }
+}
