@@ -30,15 +30,32 @@ pub enum Aslr {
     Unknown,
 }
 
+impl Aslr {
+    /// The name the JSON and the summary line use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Aslr::On => "on",
+            Aslr::Off => "off",
+            Aslr::Unknown => "unknown",
+        }
+    }
+}
+
+/// This process's persona flags, `None` where the kernel would not say.
+#[cfg(target_os = "linux")]
+fn persona() -> Option<libc::c_int> {
+    // SAFETY: 0xffffffff only queries the persona; nothing changes.
+    let p = unsafe { libc::personality(0xffff_ffff) };
+    (p != -1).then_some(p)
+}
+
 /// This process's state.
 pub fn state() -> Aslr {
     #[cfg(target_os = "linux")]
     {
-        // SAFETY: 0xffffffff only queries the persona; nothing changes.
-        let persona = unsafe { libc::personality(0xffff_ffff) };
-        if persona == -1 {
+        let Some(persona) = persona() else {
             return Aslr::Unknown;
-        }
+        };
         // Off for this process, or for the whole system.
         let system_off =
             || std::fs::read_to_string("/proc/sys/kernel/randomize_va_space").is_ok_and(|s| s.trim() == "0");
@@ -69,9 +86,11 @@ pub fn reexec_without_randomisation() {
         {
             return;
         }
-        // SAFETY: query, then set this process's persona flags.
-        let persona = unsafe { libc::personality(0xffff_ffff) };
-        if persona == -1 || unsafe { libc::personality((persona | libc::ADDR_NO_RANDOMIZE) as libc::c_ulong) } == -1 {
+        let Some(persona) = persona() else {
+            return;
+        };
+        // SAFETY: sets this process's persona flags, keeping the others.
+        if unsafe { libc::personality((persona | libc::ADDR_NO_RANDOMIZE) as libc::c_ulong) } == -1 {
             return;
         }
         let mut args = std::env::args_os();
@@ -92,5 +111,8 @@ mod tests {
         }
         assert_eq!(serde_json::to_string(&Aslr::Off).unwrap(), "\"off\"");
         assert_eq!(serde_json::from_str::<Aslr>("\"on\"").unwrap(), Aslr::On);
+        for a in [Aslr::On, Aslr::Off, Aslr::Unknown] {
+            assert_eq!(serde_json::to_string(&a).unwrap(), format!("\"{}\"", a.name()));
+        }
     }
 }

@@ -78,11 +78,7 @@ pub fn run_table(r: &RunReport) -> String {
         m.pinning.pinned,
         m.pinning.core.map(|c| c.to_string()).unwrap_or_else(|| "-".into()),
         m.pinning.realtime,
-        match m.aslr {
-            crate::aslr::Aslr::On => "on",
-            crate::aslr::Aslr::Off => "off",
-            crate::aslr::Aslr::Unknown => "unknown",
-        },
+        m.aslr.name(),
         m.load_average_start.map(|l| format!("{:.2} {:.2} {:.2}", l[0], l[1], l[2])).unwrap_or_else(|| "?".into()),
     );
     if let Some(reason) = &m.clock.fallback_reason {

@@ -301,6 +301,29 @@ impl Position {
 
     // ----- attacks (bitboard; the mailbox forms live in `attackers`) -----
 
+    /// Pieces of either colour attacking `sq` given occupancy `occupied`:
+    /// [`attackers_to_by`](Self::attackers_to_by) for both colours with one
+    /// slider probe per line kind instead of one per colour (SEE wants both).
+    #[inline(always)]
+    pub fn attackers_to<S: Sliders>(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+        let i = sq.index();
+        let pawns = (PAWN_ATTACKS[Color::Black.index()][i] & self.bb(Color::White, PieceType::Pawn))
+            | (PAWN_ATTACKS[Color::White.index()][i] & self.bb(Color::Black, PieceType::Pawn));
+        let mut all = pawns
+            | (KNIGHT_ATTACKS[i] & self.kind_bb(PieceType::Knight))
+            | (KING_ATTACKS[i] & self.kind_bb(PieceType::King));
+        // Probe a slider table only when such a slider shares a line.
+        let rook_likes = (self.rook_likes(Color::White) | self.rook_likes(Color::Black)) & ROOK_LINES[i];
+        if rook_likes.is_nonempty() {
+            all |= S::rook(sq, occupied) & rook_likes;
+        }
+        let bishop_likes = (self.bishop_likes(Color::White) | self.bishop_likes(Color::Black)) & BISHOP_LINES[i];
+        if bishop_likes.is_nonempty() {
+            all |= S::bishop(sq, occupied) & bishop_likes;
+        }
+        all
+    }
+
     /// Pieces of `by` attacking `sq` given occupancy `occupied`.
     #[inline(always)]
     pub fn attackers_to_by<S: Sliders>(&self, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {

@@ -10,7 +10,7 @@ use crate::bitboard::Bitboard;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::sliders::Sliders;
-use crate::tables::{between, direction, BISHOP_LINES, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS, RAYS, ROOK_LINES};
+use crate::tables::{between, direction, BISHOP_LINES, RAYS, ROOK_LINES};
 use crate::types::{Color, PieceType, Square};
 
 /// Attacker classes in the order the list form sorts them (by value; the
@@ -133,28 +133,6 @@ impl<S: Sliders> Exchange<'_, S> {
     }
 }
 
-/// Every piece of either colour attacking `sq` (the same sets as
-/// [`crate::attackers::who_attacks`] for each colour, with one slider probe
-/// per line kind instead of one per colour).
-#[inline(always)]
-fn attackers_to<S: Sliders>(pos: &Position, sq: Square) -> Bitboard {
-    let i = sq.index();
-    let occ = pos.occupied();
-    let pawns = (PAWN_ATTACKS[Color::Black.index()][i] & pos.bb(Color::White, PieceType::Pawn))
-        | (PAWN_ATTACKS[Color::White.index()][i] & pos.bb(Color::Black, PieceType::Pawn));
-    let mut all =
-        pawns | (KNIGHT_ATTACKS[i] & pos.kind_bb(PieceType::Knight)) | (KING_ATTACKS[i] & pos.kind_bb(PieceType::King));
-    let rook_likes = (pos.rook_likes(Color::White) | pos.rook_likes(Color::Black)) & ROOK_LINES[i];
-    if rook_likes.is_nonempty() {
-        all |= S::rook(sq, occ) & rook_likes;
-    }
-    let bishop_likes = (pos.bishop_likes(Color::White) | pos.bishop_likes(Color::Black)) & BISHOP_LINES[i];
-    if bishop_likes.is_nonempty() {
-        all |= S::bishop(sq, occ) & bishop_likes;
-    }
-    all
-}
-
 /// Static exchange evaluation of `m` in `pos`, in centipawns from the moving
 /// side's point of view; equal to [`super::see`] with any builder.
 pub fn see_bitboard<S: Sliders>(pos: &Position, m: Move) -> i32 {
@@ -165,7 +143,7 @@ pub fn see_bitboard<S: Sliders>(pos: &Position, m: Move) -> i32 {
     let (from, to) = (m.from().to_64(), m.to().to_64());
     let us = moved.color();
     // Both colours' attackers at once: one probe per slider kind.
-    let attackers = attackers_to::<S>(pos, to);
+    let attackers = pos.attackers_to::<S>(to, pos.occupied());
     let listed = Color::ALL.map(|c| attackers & pos.color_bb(c));
     let pin_watch = Color::ALL.map(|c| {
         let king = pos.king_square(c).index();
