@@ -6,6 +6,7 @@
 use super::{king_base, DefectCounter, KingDefects, DEFECT_MATERIAL_THRESHOLD};
 use crate::bitboard::Bitboard;
 use crate::position::Position;
+use crate::tables::{BISHOP_LINES, KNIGHT_ATTACKS, ROOK_LINES};
 use crate::types::{Color, PieceType};
 
 /// `CountKingSafetyDefects` on bitboards.
@@ -14,28 +15,6 @@ pub struct BitboardDefects;
 
 /// Piece types that can point at the king zone, in [`ZONE_REACH`] order.
 const POINTERS: [PieceType; 4] = [PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen];
-
-/// Squares (as bits) a knight, bishop or rook on `from` reaches on an empty
-/// board. `kind`: 0 knight, 1 bishop, 2 rook.
-const fn reach(kind: usize, from: usize) -> u64 {
-    let (ff, fr) = ((from % 8) as i32, (from / 8) as i32);
-    let mut bits = 0u64;
-    let mut to: i32 = 0;
-    while to < 64 {
-        let (df, dr) = (to % 8 - ff, to / 8 - fr);
-        let (af, ar) = (df.abs(), dr.abs());
-        let hit = match kind {
-            0 => (af == 1 && ar == 2) || (af == 2 && ar == 1),
-            1 => af == ar && af != 0,
-            _ => (af == 0) != (ar == 0),
-        };
-        if hit {
-            bits |= 1u64 << to;
-        }
-        to += 1;
-    }
-    bits
-}
 
 /// `ZONE_REACH[type][king]`: squares from which a knight, bishop, rook or
 /// queen reaches k-1, k or k+1 (k moved inward off the a/h-file). Reach is
@@ -50,10 +29,12 @@ static ZONE_REACH: [[Bitboard; 64]; 4] = {
             7 => king - 1,
             _ => king,
         };
+        // The empty-board patterns of the knight, bishop and rook.
+        let patterns: [&[Bitboard; 64]; 3] = [&KNIGHT_ATTACKS, &BISHOP_LINES, &ROOK_LINES];
         let mut kind = 0;
         while kind < 3 {
-            let z = reach(kind, centre - 1) | reach(kind, centre) | reach(kind, centre + 1);
-            t[kind][king] = Bitboard(z);
+            let p = patterns[kind];
+            t[kind][king] = Bitboard(p[centre - 1].0 | p[centre].0 | p[centre + 1].0);
             kind += 1;
         }
         t[3][king] = Bitboard(t[1][king].0 | t[2][king].0);

@@ -125,7 +125,6 @@ impl TranspositionTable {
         key as usize & (self.buckets.len() - 1)
     }
 
-    /// Look `key` up; `ply` converts mate scores back to root-relative.
     /// Start loading `key`'s bucket into the cache; called right after a
     /// move is made so the probe at the child does not wait for memory.
     #[inline(always)]
@@ -141,6 +140,7 @@ impl TranspositionTable {
         let _ = key;
     }
 
+    /// Look `key` up; `ply` converts mate scores back to root-relative.
     #[inline]
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
         let check = (key >> 32) as u32;

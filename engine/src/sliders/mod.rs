@@ -95,6 +95,17 @@ mod tests {
         }
     }
 
+    /// The empty-board line tables (`tables::ROOK_LINES` / `BISHOP_LINES`,
+    /// the prefilters of check and attacker tests) are the sliders' attacks
+    /// on an empty board.
+    #[test]
+    fn line_tables_are_empty_board_slider_attacks() {
+        for sq in Square::all() {
+            assert_eq!(crate::tables::ROOK_LINES[sq.index()], RayWalk::rook(sq, Bitboard::EMPTY), "rook {sq}");
+            assert_eq!(crate::tables::BISHOP_LINES[sq.index()], RayWalk::bishop(sq, Bitboard::EMPTY), "bishop {sq}");
+        }
+    }
+
     fn check_all<S: Sliders>(occ: Bitboard, sq: Square) {
         assert_eq!(S::rook(sq, occ), RayWalk::rook(sq, occ), "{} rook {sq} {occ:?}", S::NAME);
         assert_eq!(S::bishop(sq, occ), RayWalk::bishop(sq, occ), "{} bishop {sq} {occ:?}", S::NAME);
