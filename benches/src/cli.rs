@@ -10,7 +10,7 @@ use crate::measurement::{Measurement, MonotonicNanos, TscTicks};
 use crate::pin;
 use crate::plot::{self, Bar, Series};
 use crate::report::{self, BenchReport, Metadata, PositionsInfo, RunReport, Settings, SCHEMA};
-use crate::runner::{Plan, Role};
+use crate::runner::{Plan, Precision, Role};
 use crate::suite::{Clock, Context, Entry};
 use crate::sysinfo;
 use crate::table;
@@ -66,6 +66,12 @@ pub struct RunArgs {
     /// Seconds of kept rounds per benchmark [default: 25, --quick: 5].
     #[arg(long, value_name = "S", value_parser = clap::value_parser!(u32).range(1..))]
     pub seconds: Option<u32>,
+    /// Stop each benchmark on precision: after 40% of --seconds, as soon as
+    /// every ratio's 95% interval (controls included) is within ±PCT%; past
+    /// --seconds, keep going while one is wider, up to 160% of it. 0 spends
+    /// exactly --seconds. Not with --rounds or --quick.
+    #[arg(long, value_name = "PCT", default_value_t = 1.0, value_parser = parse_precision)]
+    pub precision: f64,
     /// Minimum length of a timed sample in µs (DESIGN §5: at least 10).
     #[arg(long, value_name = "US", default_value_t = 10.0)]
     pub min_sample_us: f64,
@@ -102,6 +108,16 @@ pub struct RunArgs {
     pub strict: bool,
 }
 
+/// `--precision`: a percentage in [0, 50).
+fn parse_precision(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|_| format!("not a number: {s:?}"))?;
+    if (0.0..50.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("{v} is not a percentage from 0 (off) to below 50"))
+    }
+}
+
 impl RunArgs {
     /// The defaults, as `cargo bench` uses them.
     pub fn defaults() -> RunArgs {
@@ -112,6 +128,7 @@ impl RunArgs {
             core: None,
             rounds: None,
             seconds: None,
+            precision: 1.0,
             min_sample_us: 10.0,
             per_bucket: 256,
             per_count: 64,
@@ -311,6 +328,8 @@ pub fn execute(args: &RunArgs, entries: &[&Entry], argv: Vec<String>) -> Result<
         warmup_rounds: if args.quick { 2 } else { 6 },
         min_sample: args.min_sample_us * units_per_us,
         visit_warmup: true,
+        precision: (budget.is_some() && args.rounds.is_none() && !args.quick && args.precision > 0.0)
+            .then_some(Precision { half_width: args.precision / 100.0, ..Precision::DEFAULT }),
     };
     let opened = Counters::open();
     let counter_status = Counters::status(&opened);

@@ -106,6 +106,35 @@ pub struct BenchReport {
     /// counters, in a separate build), per bucket and implementation.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub terms: Vec<TermBreakdown>,
+    /// How a precision-planned benchmark ended (absent with a fixed plan).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision: Option<PrecisionOutcome>,
+}
+
+/// The end of a precision-planned benchmark (see `runner::Precision`).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PrecisionOutcome {
+    /// Target half-width of every bucket ratio's 95% interval (0.01 = ±1%).
+    pub target: f64,
+    /// The widest half-width among the reported bucket ratios (every arm
+    /// against the baseline, controls included).
+    pub widest: f64,
+    /// Whether `widest` is within `target`.
+    pub met: bool,
+    /// Seconds the measurement took, warm-up included.
+    pub seconds: f64,
+    /// Kept rounds.
+    pub rounds: usize,
+}
+
+impl PrecisionOutcome {
+    /// The outcome for `report`'s buckets against `target`.
+    pub fn of(report: &BenchReport, target: f64, seconds: f64) -> PrecisionOutcome {
+        let ratios = report.buckets.iter().flat_map(|b| b.arms.iter().filter_map(|a| a.ratio));
+        let widest = ratios.map(|r| r.half_width()).fold(0.0, f64::max);
+        let rounds = report.buckets.iter().flat_map(|b| b.arms.iter().map(|a| a.rounds)).max().unwrap_or(0);
+        PrecisionOutcome { target, widest, met: widest <= target, seconds, rounds }
+    }
 }
 
 /// Where one implementation's evaluations spend their ticks on one bucket,
@@ -320,7 +349,14 @@ pub(crate) mod tests {
             },
             settings: Settings {
                 quick: true,
-                plan: Plan { rounds: 3, budget_s: None, warmup_rounds: 1, min_sample: 21000.0, visit_warmup: true },
+                plan: Plan {
+                    rounds: 3,
+                    budget_s: None,
+                    warmup_rounds: 1,
+                    min_sample: 21000.0,
+                    visit_warmup: true,
+                    precision: None,
+                },
                 min_sample_us: 10.0,
                 bucket_samples_per_round: 5,
                 ladder_samples_per_round: 2,
@@ -388,6 +424,7 @@ pub(crate) mod tests {
                     pass: true,
                 }],
                 plots: vec!["x-men.svg".into()],
+                precision: None,
                 terms: vec![TermBreakdown {
                     bucket: "opening".into(),
                     arm: "old".into(),

@@ -75,6 +75,9 @@ pub struct Workload<I> {
     pub inputs: Vec<I>,
     /// Timed samples per arm per round.
     pub samples_per_round: usize,
+    /// Whether this workload's comparisons decide when a run planned for
+    /// [`Precision`] may stop (density buckets yes, ladder rungs no).
+    pub watched: bool,
 }
 
 /// How long and how often to measure.
@@ -96,6 +99,52 @@ pub struct Plan {
     /// workload (off for long calls such as perft, which need no warming).
     #[serde(default = "yes")]
     pub visit_warmup: bool,
+    /// With a budget: stop on precision instead of at the budget.
+    #[serde(default)]
+    pub precision: Option<Precision>,
+}
+
+/// A budget spent where the noise is: after `min_fraction` of the budget
+/// (and at least the planned rounds), the runner checks every tenth of the
+/// budget whether every ratio of the watched workloads (every arm against
+/// the baseline, controls included) has a 95% interval within
+/// ±`half_width` of its estimate, and stops at the first check that says
+/// so; past the budget it keeps going while a check fails, up to
+/// `max_fraction` of the budget. A quiet stretch ends a benchmark early; a
+/// noisy one gets more rounds. The checks use a quick bootstrap
+/// ([`stats::floor_ratio_quick`]) against 90% of the target; the report's
+/// intervals are computed afresh, so they may still end a little wider
+/// than the check saw. (Stopping
+/// on a look at the data narrows intervals a little on its own; the
+/// minimum time and the planned rounds keep early looks out.)
+#[derive(Copy, Clone, Debug, serde::Serialize, serde::Deserialize, PartialEq)]
+pub struct Precision {
+    pub half_width: f64,
+    pub min_fraction: f64,
+    pub max_fraction: f64,
+}
+
+/// The checks aim a little inside the target: the quick bootstrap's width
+/// wobbles by a few percent of itself, and the report's own intervals are
+/// what must meet the target.
+const CHECK_MARGIN: f64 = 0.9;
+
+impl Precision {
+    /// The default run's rule: ±1% (DESIGN §5), between 40% and 160% of
+    /// the budget.
+    pub const DEFAULT: Precision = Precision { half_width: 0.01, min_fraction: 0.4, max_fraction: 1.6 };
+}
+
+/// Whether every ratio of the watched workloads is within `half_width`.
+pub fn precise_enough(rounds: &[WorkloadRounds], watched: &[bool], base_arm: usize, half_width: f64) -> bool {
+    rounds.iter().zip(watched).filter(|(_, &w)| w).all(|(r, _)| {
+        let base = &r.arms[base_arm].round_samples;
+        r.arms
+            .iter()
+            .enumerate()
+            .filter(|(i, a)| *i != base_arm && !a.round_samples.is_empty())
+            .all(|(_, a)| stats::floor_ratio_quick(base, &a.round_samples).half_width() <= half_width)
+    })
 }
 
 fn yes() -> bool {
@@ -256,6 +305,9 @@ pub fn run<I: Clone, M: Measurement>(
     }
     let mut total = plan.warmup_rounds + plan.rounds;
     let mut kept_since: Option<std::time::Instant> = None;
+    // Precision checks (see [`Precision`]): every `check_step` kept rounds.
+    let watched: Vec<bool> = workloads.iter().map(|w| w.watched).collect();
+    let (mut check_step, mut next_check) = (0usize, 0usize);
     let max_samples = workloads.iter().map(|w| w.samples_per_round).max().unwrap_or(1);
     let mut buf: Vec<Vec<f64>> = vec![Vec::with_capacity(max_samples); arms.len()];
     // Orders: a Williams row (first-order carry-over balanced), its arms
@@ -340,6 +392,20 @@ pub fn run<I: Clone, M: Measurement>(
                 let per_round = t0.elapsed().as_secs_f64() / kept as f64;
                 let want = (budget / per_round.max(1e-9)) as usize;
                 total = plan.warmup_rounds + want.clamp(plan.rounds, 20 * plan.rounds);
+                check_step = ((total - plan.warmup_rounds) / 10).max(1);
+            }
+            if let Some(p) = plan.precision {
+                let elapsed = t0.elapsed().as_secs_f64();
+                let at_end = round >= total;
+                let due = check_step > 0 && (kept >= next_check || at_end);
+                if due && kept >= plan.rounds && elapsed >= p.min_fraction * budget {
+                    next_check = kept + check_step;
+                    if precise_enough(&out, &watched, base_arm, p.half_width * CHECK_MARGIN) {
+                        total = round;
+                    } else if at_end && elapsed < p.max_fraction * budget {
+                        total = round + check_step;
+                    }
+                }
             }
         }
         progress(round, total);
@@ -371,11 +437,19 @@ mod tests {
             },
             Arm { name: "b".into(), routine: two, role: Role::Candidate, must_agree: true, doubled: false },
         ];
-        let mut w = vec![Workload { label: "w".into(), inputs: vec![1u64, 2, 3], samples_per_round: 1 }];
-        let plan = Plan { rounds: 1, budget_s: None, warmup_rounds: 0, min_sample: 1000.0, visit_warmup: true };
+        let mut w = vec![Workload { label: "w".into(), inputs: vec![1u64, 2, 3], samples_per_round: 1, watched: true }];
+        let plan = Plan {
+            rounds: 1,
+            budget_s: None,
+            warmup_rounds: 0,
+            min_sample: 1000.0,
+            visit_warmup: true,
+            precision: None,
+        };
         let e = run(&MonotonicNanos, 0.0, &arms, &mut w, &plan, |_, _| {}).unwrap_err();
         assert_eq!(e, RunError::Disagree { workload: "w".into(), arm: "b".into(), baseline: 6, got: 12 });
-        let mut empty = vec![Workload::<u64> { label: "e".into(), inputs: vec![], samples_per_round: 1 }];
+        let mut empty =
+            vec![Workload::<u64> { label: "e".into(), inputs: vec![], samples_per_round: 1, watched: true }];
         assert_eq!(
             run(&MonotonicNanos, 0.0, &arms, &mut empty, &plan, |_, _| {}).unwrap_err(),
             RunError::Empty { workload: "e".into() }
@@ -438,8 +512,9 @@ mod tests {
                 doubled: true,
             },
         ];
-        let mut w = vec![Workload { label: "w".into(), inputs: vec![1u64, 2, 3], samples_per_round: 3 }];
-        let plan = Plan { rounds: 2, budget_s: None, warmup_rounds: 1, min_sample: 0.0, visit_warmup: true };
+        let mut w = vec![Workload { label: "w".into(), inputs: vec![1u64, 2, 3], samples_per_round: 3, watched: true }];
+        let plan =
+            Plan { rounds: 2, budget_s: None, warmup_rounds: 1, min_sample: 0.0, visit_warmup: true, precision: None };
         let r = run(&MonotonicNanos, 0.0, &arms, &mut w, &plan, |_, _| {}).unwrap();
         let [plain, doubled] = CALLS.with(|c| c.get());
         assert!(plain > 0);
@@ -463,10 +538,17 @@ mod tests {
             Arm { name: "b".into(), routine: two, role: Role::Candidate, must_agree: false, doubled: false },
         ];
         let mut w = vec![
-            Workload { label: "w1".into(), inputs: vec![1u64, 2, 3], samples_per_round: 3 },
-            Workload { label: "w2".into(), inputs: vec![5u64], samples_per_round: 2 },
+            Workload { label: "w1".into(), inputs: vec![1u64, 2, 3], samples_per_round: 3, watched: true },
+            Workload { label: "w2".into(), inputs: vec![5u64], samples_per_round: 2, watched: true },
         ];
-        let plan = Plan { rounds: 4, budget_s: None, warmup_rounds: 2, min_sample: 2000.0, visit_warmup: true };
+        let plan = Plan {
+            rounds: 4,
+            budget_s: None,
+            warmup_rounds: 2,
+            min_sample: 2000.0,
+            visit_warmup: true,
+            precision: None,
+        };
         let mut seen = Vec::new();
         let r = run(&MonotonicNanos, 0.0, &arms, &mut w, &plan, |d, t| seen.push((d, t))).unwrap();
         assert_eq!(seen.last(), Some(&(6, 6)));
@@ -478,11 +560,79 @@ mod tests {
         assert_eq!(r[0].calls_per_sample, 3 * r[0].reps);
         assert!(r[0].reps >= 1);
         // A budget stretches the run to fill it, within 1x..20x the rounds.
-        let budget = Plan { rounds: 3, budget_s: Some(0.05), warmup_rounds: 0, min_sample: 2000.0, visit_warmup: true };
+        let budget = Plan {
+            rounds: 3,
+            budget_s: Some(0.05),
+            warmup_rounds: 0,
+            min_sample: 2000.0,
+            visit_warmup: true,
+            precision: None,
+        };
         let t = std::time::Instant::now();
         let r = run(&MonotonicNanos, 0.0, &arms, &mut w, &budget, |_, _| {}).unwrap();
         let kept = r[0].arms[0].round_medians.len();
         assert!((3..=60).contains(&kept), "{kept}");
         assert!(kept == 60 || t.elapsed().as_secs_f64() >= 0.03, "stopped early: {kept} rounds");
+    }
+
+    /// Spins a little, so a round of two workloads takes a measurable time.
+    fn spin(x: &mut u64) -> u64 {
+        let mut v = *x;
+        for i in 0..200u64 {
+            v = black_box(v.wrapping_mul(6364136223846793005).wrapping_add(i));
+        }
+        v
+    }
+
+    /// Kept rounds and seconds of a precision-planned run of `spin` against
+    /// itself, with workloads watched or not.
+    fn precision_run(half_width: f64, watched: bool) -> (usize, f64) {
+        let arms = vec![
+            Arm {
+                name: "a".into(),
+                routine: spin as Routine<u64>,
+                role: Role::Baseline,
+                must_agree: true,
+                doubled: false,
+            },
+            Arm { name: "a (A/A)".into(), routine: spin, role: Role::AaControl, must_agree: true, doubled: false },
+        ];
+        let mut w = vec![
+            Workload { label: "bucket".into(), inputs: (1..40).collect(), samples_per_round: 3, watched },
+            Workload { label: "rung".into(), inputs: (1..10).collect(), samples_per_round: 1, watched: false },
+        ];
+        let precision = Precision { half_width, min_fraction: 0.25, max_fraction: 2.0 };
+        // Samples of 0.2 ms: rounds of about 2 ms, so the budget (not the
+        // cap of 20 x the planned rounds) decides the planned length.
+        let plan = Plan {
+            rounds: 20,
+            budget_s: Some(0.4),
+            warmup_rounds: 1,
+            min_sample: 200_000.0,
+            visit_warmup: true,
+            precision: Some(precision),
+        };
+        let t = std::time::Instant::now();
+        let r = run(&MonotonicNanos, 0.0, &arms, &mut w, &plan, |_, _| {}).unwrap();
+        (r[0].arms[0].round_medians.len(), t.elapsed().as_secs_f64())
+    }
+
+    #[test]
+    fn precision_stops_early_when_met_and_runs_on_when_not() {
+        // A target every interval meets: the first check after a quarter
+        // of the budget (and the planned rounds) ends the run.
+        let (kept, secs) = precision_run(10.0, true);
+        assert!(kept >= 20, "{kept}");
+        assert!(secs < 0.4, "a met target must end the run before the budget: {secs:.3} s");
+        // A target no interval can meet (negative width): past the budget,
+        // up to twice it.
+        let (kept_long, secs) = precision_run(-1.0, true);
+        assert!(secs >= 0.4, "an unmet target must run past the budget: {secs:.3} s");
+        assert!(secs < 0.8 + 0.5, "at most twice the budget, and a check's worth: {secs:.3} s");
+        assert!(kept_long > kept, "{kept_long} vs {kept}");
+        // Only watched workloads count: with none watched, the unmeetable
+        // target is vacuously met.
+        let (_, secs) = precision_run(-1.0, false);
+        assert!(secs < 0.4, "unwatched workloads must not extend the run: {secs:.3} s");
     }
 }

@@ -211,13 +211,28 @@ pub fn floor_ratio_at(baseline: &[Vec<f64>], arm: &[Vec<f64>], level: f64) -> Ra
 /// paired block-bootstrap interval at `level` (the same resampled rounds for
 /// both).
 pub fn quantile_ratio_at(baseline: &[Vec<f64>], arm: &[Vec<f64>], q: f64, level: f64) -> Ratio {
+    quantile_ratio_resampled(baseline, arm, q, level, FLOOR_RESAMPLES)
+}
+
+/// Resamples of the quick interval estimate that decides when a
+/// precision-planned run may stop (the report's intervals use
+/// [`FLOOR_RESAMPLES`]).
+pub const CHECK_RESAMPLES: usize = 200;
+
+/// [`floor_ratio`] with [`CHECK_RESAMPLES`] resamples: cheap enough to
+/// call between rounds.
+pub fn floor_ratio_quick(baseline: &[Vec<f64>], arm: &[Vec<f64>]) -> Ratio {
+    quantile_ratio_resampled(baseline, arm, FLOOR_QUANTILE, 0.95, CHECK_RESAMPLES)
+}
+
+fn quantile_ratio_resampled(baseline: &[Vec<f64>], arm: &[Vec<f64>], q: f64, level: f64, resamples: usize) -> Ratio {
     assert_eq!(baseline.len(), arm.len(), "rounds must pair");
     let n = baseline.len();
     let mut buf = Vec::new();
     let est = pooled_quantile(arm, 0..n, q, &mut buf) / pooled_quantile(baseline, 0..n, q, &mut buf);
     let mut rng = Rng::new(BOOTSTRAP_SEED ^ 0xF2 ^ n as u64);
     let mut pick = vec![0usize; n];
-    let mut v: Vec<f64> = (0..FLOOR_RESAMPLES)
+    let mut v: Vec<f64> = (0..resamples)
         .map(|_| {
             pick_blocks(&mut pick, n, &mut rng);
             pooled_quantile(arm, pick.iter().copied(), q, &mut buf)

@@ -10,7 +10,7 @@
 use crate::counters::{Counters, PerCall};
 use crate::density::{Bucket, PositionSet};
 use crate::measurement::{Measurement, MonotonicNanos, TscTicks};
-use crate::report::{ArmInfo, ArmReport, BenchReport, BucketReport, ControlCheck, Rung};
+use crate::report::{ArmInfo, ArmReport, BenchReport, BucketReport, ControlCheck, PrecisionOutcome, Rung};
 use crate::runner::{self, Arm, ArmRounds, Plan, Role, Routine, Workload, WorkloadRounds};
 use crate::stats;
 use crate::tsc::ClockInfo;
@@ -440,6 +440,7 @@ pub fn build_report<I>(
         controls,
         plots: Vec::new(),
         terms: Vec::new(),
+        precision: None,
     }
 }
 
@@ -490,7 +491,12 @@ pub fn run_arms_planned<I: Clone>(
             continue;
         }
         kinds.push(Kind::Bucket(*b));
-        workloads.push(Workload { label: b.name().to_string(), inputs, samples_per_round: ctx.bucket_samples });
+        workloads.push(Workload {
+            label: b.name().to_string(),
+            inputs,
+            samples_per_round: ctx.bucket_samples,
+            watched: true,
+        });
     }
     for (men, chosen) in &set.ladder {
         let inputs: Vec<I> = chosen.iter().filter(|c| keep(&c.position)).map(|c| (spec.prepare)(&c.position)).collect();
@@ -498,12 +504,19 @@ pub fn run_arms_planned<I: Clone>(
             continue;
         }
         kinds.push(Kind::Rung(*men));
-        workloads.push(Workload { label: format!("{men} men"), inputs, samples_per_round: ctx.ladder_samples });
+        workloads.push(Workload {
+            label: format!("{men} men"),
+            inputs,
+            samples_per_round: ctx.ladder_samples,
+            watched: false,
+        });
     }
     if let (false, Some(f)) = (kinds.iter().any(|k| matches!(k, Kind::Bucket(_))), filter) {
         return Err(format!("no position {} in any density bucket", f.what));
     }
+    let started = std::time::Instant::now();
     let (rounds, overhead) = measure(ctx, plan, spec.name, arms, &mut workloads)?;
+    let seconds = started.elapsed().as_secs_f64();
     let header = Header {
         name: spec.name.to_string(),
         about: match filter {
@@ -513,5 +526,9 @@ pub fn run_arms_planned<I: Clone>(
         call: spec.call.to_string(),
         unit: format!("{} per call", ctx.clock_info.unit),
     };
-    Ok(build_report(ctx, header, arms, &kinds, &mut workloads, &rounds, overhead))
+    let mut report = build_report(ctx, header, arms, &kinds, &mut workloads, &rounds, overhead);
+    if let (Some(p), Purpose::Report) = (plan.precision, &ctx.purpose) {
+        report.precision = Some(PrecisionOutcome::of(&report, p.half_width, seconds));
+    }
+    Ok(report)
 }

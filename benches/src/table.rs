@@ -44,6 +44,17 @@ pub fn bench_table(b: &BenchReport) -> String {
         }
         s.push('\n');
     }
+    if let Some(p) = &b.precision {
+        let _ = writeln!(
+            s,
+            "  precision ±{:.1}%: {} (widest interval ±{:.2}%; {} rounds, {:.0} s)",
+            p.target * 100.0,
+            if p.met { "met" } else { "NOT met" },
+            p.widest * 100.0,
+            p.rounds,
+            p.seconds
+        );
+    }
     for c in &b.controls {
         let _ = writeln!(
             s,
@@ -111,5 +122,20 @@ mod tests {
         assert!(t.contains("control opening"), "{t}");
         assert!(t.contains("PASS"));
         assert!(t.contains("hardware counters: unavailable (ENOENT)"));
+        assert!(!t.contains("precision"), "a fixed plan has no precision line: {t}");
+    }
+
+    #[test]
+    fn precision_outcome_is_the_widest_bucket_ratio() {
+        let mut r = crate::report::tests::sample_report();
+        let b = &mut r.benchmarks[0];
+        // The sample's candidate reads 0.50 [0.49, 0.51]: ±2%.
+        let p = crate::report::PrecisionOutcome::of(b, 0.01, 12.0);
+        assert!((p.widest - 0.02).abs() < 1e-9, "{p:?}");
+        assert!(!p.met);
+        assert!(crate::report::PrecisionOutcome::of(b, 0.025, 12.0).met);
+        b.precision = Some(p);
+        let t = run_table(&r);
+        assert!(t.contains("precision ±1.0%: NOT met (widest interval ±2.00%;"), "{t}");
     }
 }

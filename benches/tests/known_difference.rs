@@ -27,10 +27,15 @@ fn attempt<M: Measurement>(m: &M) -> (stats::Ratio, stats::Ratio) {
         Arm { name: "chain (A/A)".into(), routine: chain, role: Role::AaControl, must_agree: true, doubled: false },
         Arm { name: "chain x2".into(), routine: chain, role: Role::KnownDouble, must_agree: false, doubled: true },
     ];
-    let mut w =
-        vec![Workload { label: "chains".into(), inputs: (0..16).map(|i| 20 + i % 5).collect(), samples_per_round: 7 }];
+    let mut w = vec![Workload {
+        label: "chains".into(),
+        inputs: (0..16).map(|i| 20 + i % 5).collect(),
+        samples_per_round: 7,
+        watched: true,
+    }];
     let fixed = tsc::fixed_overhead(m);
-    let plan = Plan { rounds: 60, budget_s: None, warmup_rounds: 5, min_sample: 0.0, visit_warmup: true };
+    let plan =
+        Plan { rounds: 60, budget_s: None, warmup_rounds: 5, min_sample: 0.0, visit_warmup: true, precision: None };
     let r = runner::run(m, fixed, &arms, &mut w, &plan, |_, _| {}).unwrap();
     let a = &r[0].arms;
     (

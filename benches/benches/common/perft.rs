@@ -212,6 +212,7 @@ fn run(ctx: &Context, bulk: bool) -> Result<BenchReport, String> {
         warmup_rounds: 1,
         min_sample: 0.0,
         visit_warmup: false,
+        precision: None,
     };
     let arms = boardbench::suite::arms_of(&spec, false);
     let mut workloads = Vec::new();
@@ -221,6 +222,7 @@ fn run(ctx: &Context, bulk: bool) -> Result<BenchReport, String> {
                 label: format!("{} part {}/{}", s.name, i + 1, s.parts.len()),
                 inputs: part.clone(),
                 samples_per_round: 1,
+                watched: true,
             });
         }
     }
@@ -331,6 +333,7 @@ fn run(ctx: &Context, bulk: bool) -> Result<BenchReport, String> {
         controls,
         plots: Vec::new(),
         terms: Vec::new(),
+        precision: None,
     })
 }
 
