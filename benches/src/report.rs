@@ -116,8 +116,8 @@ pub struct BenchReport {
 pub struct PrecisionOutcome {
     /// Target half-width of every bucket ratio's 95% interval (0.01 = ±1%).
     pub target: f64,
-    /// The widest half-width among the reported bucket ratios (every arm
-    /// against the baseline, controls included).
+    /// The widest half-width among the reported bucket ratios: candidates'
+    /// 95% intervals and the controls' intervals at their checks' level.
     pub widest: f64,
     /// Whether `widest` is within `target`.
     pub met: bool,
@@ -130,8 +130,12 @@ pub struct PrecisionOutcome {
 impl PrecisionOutcome {
     /// The outcome for `report`'s buckets against `target`.
     pub fn of(report: &BenchReport, target: f64, seconds: f64) -> PrecisionOutcome {
-        let ratios = report.buckets.iter().flat_map(|b| b.arms.iter().filter_map(|a| a.ratio));
-        let widest = ratios.map(|r| r.half_width()).fold(0.0, f64::max);
+        let candidates = report
+            .buckets
+            .iter()
+            .flat_map(|b| b.arms.iter().filter(|a| a.role == crate::runner::Role::Candidate).filter_map(|a| a.ratio));
+        let controls = report.controls.iter().map(|c| c.ratio);
+        let widest = candidates.chain(controls).map(|r| r.half_width()).fold(0.0, f64::max);
         let rounds = report.buckets.iter().flat_map(|b| b.arms.iter().map(|a| a.rounds)).max().unwrap_or(0);
         PrecisionOutcome { target, widest, met: widest <= target, seconds, rounds }
     }

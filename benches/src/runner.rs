@@ -135,15 +135,23 @@ impl Precision {
     pub const DEFAULT: Precision = Precision { half_width: 0.01, min_fraction: 0.4, max_fraction: 1.6 };
 }
 
-/// Whether every ratio of the watched workloads is within `half_width`.
-pub fn precise_enough(rounds: &[WorkloadRounds], watched: &[bool], base_arm: usize, half_width: f64) -> bool {
+/// Whether every ratio of the watched workloads is within `half_width`:
+/// candidates' 95% intervals, and the controls' at the level their checks
+/// use (95% shared among the watched workloads, as in the report).
+pub fn precise_enough<I>(rounds: &[WorkloadRounds], watched: &[bool], arms: &[Arm<I>], half_width: f64) -> bool {
+    let base_arm = arms.iter().position(|a| a.role == Role::Baseline).expect("a job has a baseline arm");
+    let family = watched.iter().filter(|&&w| w).count().max(1);
+    let control_level = 1.0 - 0.05 / family as f64;
     rounds.iter().zip(watched).filter(|(_, &w)| w).all(|(r, _)| {
         let base = &r.arms[base_arm].round_samples;
-        r.arms
-            .iter()
-            .enumerate()
-            .filter(|(i, a)| *i != base_arm && !a.round_samples.is_empty())
-            .all(|(_, a)| stats::floor_ratio_quick(base, &a.round_samples).half_width() <= half_width)
+        r.arms.iter().zip(arms).filter(|(a, _)| !a.round_samples.is_empty()).all(|(a, spec)| {
+            let level = match spec.role {
+                Role::Baseline => return true,
+                Role::Candidate => 0.95,
+                Role::AaControl | Role::KnownDouble => control_level,
+            };
+            stats::floor_ratio_quick(base, &a.round_samples, level).half_width() <= half_width
+        })
     })
 }
 
@@ -400,7 +408,7 @@ pub fn run<I: Clone, M: Measurement>(
                 let due = check_step > 0 && (kept >= next_check || at_end);
                 if due && kept >= plan.rounds && elapsed >= p.min_fraction * budget {
                     next_check = kept + check_step;
-                    if precise_enough(&out, &watched, base_arm, p.half_width * CHECK_MARGIN) {
+                    if precise_enough(&out, &watched, arms, p.half_width * CHECK_MARGIN) {
                         total = round;
                     } else if at_end && elapsed < p.max_fraction * budget {
                         total = round + check_step;

@@ -219,10 +219,10 @@ pub fn quantile_ratio_at(baseline: &[Vec<f64>], arm: &[Vec<f64>], q: f64, level:
 /// [`FLOOR_RESAMPLES`]).
 pub const CHECK_RESAMPLES: usize = 200;
 
-/// [`floor_ratio`] with [`CHECK_RESAMPLES`] resamples: cheap enough to
+/// [`floor_ratio_at`] with [`CHECK_RESAMPLES`] resamples: cheap enough to
 /// call between rounds.
-pub fn floor_ratio_quick(baseline: &[Vec<f64>], arm: &[Vec<f64>]) -> Ratio {
-    quantile_ratio_resampled(baseline, arm, FLOOR_QUANTILE, 0.95, CHECK_RESAMPLES)
+pub fn floor_ratio_quick(baseline: &[Vec<f64>], arm: &[Vec<f64>], level: f64) -> Ratio {
+    quantile_ratio_resampled(baseline, arm, FLOOR_QUANTILE, level, CHECK_RESAMPLES)
 }
 
 fn quantile_ratio_resampled(baseline: &[Vec<f64>], arm: &[Vec<f64>], q: f64, level: f64, resamples: usize) -> Ratio {
