@@ -45,6 +45,8 @@ fn bad_inputs_get_one_clear_line() {
     fails_with(&["sliderbench", "--rounds", "1"], "invalid value '1'");
     fails_with(&["sliderbench", "--core", "100000", "--out", out], "--core 100000: no such core");
     fails_with(&["sliderbench", "--min-sample-us=-3", "--out", out], "--min-sample-us -3");
+    fails_with(&["sliderbench", "--precision", "tight", "--out", out], "not a number: \"tight\"");
+    fails_with(&["sliderbench", "--precision", "50", "--out", out], "50 is not a percentage from 0 (off) to below 50");
 
     let missing = dir.path().join("missing.epd");
     fails_with(&["sliderbench", "--positions", missing.to_str().unwrap(), "--out", out], "cannot read positions file");
