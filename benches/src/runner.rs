@@ -107,16 +107,16 @@ pub struct Plan {
 /// A budget spent where the noise is: after `min_fraction` of the budget
 /// (and at least the planned rounds), the runner checks every tenth of the
 /// budget whether every ratio of the watched workloads (every arm against
-/// the baseline, controls included) has a 95% interval within
+/// the baseline; see [`precise_enough`]) has an interval within
 /// ±`half_width` of its estimate, and stops at the first check that says
 /// so; past the budget it keeps going while a check fails, up to
 /// `max_fraction` of the budget. A quiet stretch ends a benchmark early; a
 /// noisy one gets more rounds. The checks use a quick bootstrap
 /// ([`stats::floor_ratio_quick`]) against 90% of the target; the report's
 /// intervals are computed afresh, so they may still end a little wider
-/// than the check saw. (Stopping
-/// on a look at the data narrows intervals a little on its own; the
-/// minimum time and the planned rounds keep early looks out.)
+/// than the check saw. Stopping on a look at the data narrows intervals a
+/// little on its own; the minimum time and the planned rounds keep the
+/// early, unstable looks out.
 #[derive(Copy, Clone, Debug, serde::Serialize, serde::Deserialize, PartialEq)]
 pub struct Precision {
     pub half_width: f64,
