@@ -21,7 +21,7 @@
 //!    passing or failing at random.
 //! 2. **Instructions, deterministic.** gungraun (callgrind) counts the
 //!    instructions of one pass of every case over 32 positions per bucket,
-//!    collected only inside [`suite::counted_pass`]: on the base saved as a
+//!    collected only inside [`crate::suite::counted_pass`]: on the base saved as a
 //!    named baseline (`gate_<commit>`; cached), then on the candidate
 //!    compared with it (`--callgrind-limits=ir=1%`, exit 3 on regression).
 //!    A baseline file missing for any case is an error, never a pass
