@@ -15,7 +15,7 @@
 //! * [`defects`]: king-safety defect counts in both forms.
 //! * [`randpos`]: seeded random legal positions; [`equiv`]: the sweep that
 //!   proves old and new forms agree on them.
-//! * [`search`]: the search, generic over an engine profile; [`bench`];
+//! * [`search`]: the search, generic over an engine profile; [`bench`](mod@bench);
 //!   [`san`] move notation; [`uci`], the protocol loop; [`suite`], EPD
 //!   test-suite solving.
 

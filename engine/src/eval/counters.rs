@@ -1,5 +1,5 @@
 //! Per-term cycle counters for the evaluation (cargo feature `eval-time`,
-//! off by default). Each phase of DESIGN §4.4 runs inside [`timed!`], which
+//! off by default). Each phase of DESIGN §4.4 runs inside `timed!`, which
 //! with the feature off expands to the bare block, so the evaluation
 //! compiles to the same code as if the counters did not exist.
 //!

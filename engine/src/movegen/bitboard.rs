@@ -1,7 +1,7 @@
 //! The new generator: legal moves set-wise. One pass computes the checkers,
 //! a check mask (squares a non-king move must land on) and the pinned
 //! pieces; every piece's targets are then a few ANDs. Output goes to a
-//! [`Sink`]: a move list, or a counter that popcounts whole target sets
+//! `Sink`: a move list, or a counter that popcounts whole target sets
 //! (perft's bulk counting never builds the moves).
 
 use super::{BitboardGen, MoveGen};
