@@ -594,8 +594,16 @@ impl<P: Profile> Searcher<P> {
 
         let killers = self.killers.get(ply);
         self.killers.clear_ply(ply + 1);
+        // The hash move goes first without keying the rest: when it cuts
+        // off (the common case) no other move is scored. The others are
+        // keyed when it has been searched.
         let mut moves = ScoredMoves::new();
-        moves.fill(&list, |m| self.main_key(pos, m, hash_move, killers));
+        let mut keyed = hash_move.is_null() || !list.iter().any(|&m| m == hash_move);
+        if keyed {
+            moves.fill(&list, |m| self.main_key(pos, m, hash_move, killers));
+        } else {
+            moves.push(order_key(class::HASH, 0, hash_move));
+        }
 
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
@@ -603,7 +611,15 @@ impl<P: Profile> Searcher<P> {
         let mut searched = 0usize;
         let mut quiets = [Move::NULL; MAX_QUIETS];
         let mut quiet_count = 0;
-        while let Some((m, move_key)) = moves.pick() {
+        loop {
+            let Some((m, move_key)) = moves.pick() else {
+                if keyed {
+                    break;
+                }
+                keyed = true;
+                moves.extend(&list, |m| (m != hash_move).then(|| self.main_key(pos, m, hash_move, killers)));
+                continue;
+            };
             let quiet = !m.is_tactical();
             pos.make(m);
             self.tt.prefetch(pos.key());

@@ -50,6 +50,11 @@ pub fn mvv_lva(m: Move) -> i32 {
     (victim + promo) * 8 - attacker
 }
 
+/// Picks after which the remaining keys are sorted once: a node still
+/// picking by then is likely to search most of its moves, and one sort is
+/// cheaper than a selection scan per move.
+const SORT_AFTER: usize = 3;
+
 /// Moves with their ordering keys, handed out best first. The key's low 32
 /// bits are the move itself, so only the keys are stored.
 pub struct ScoredMoves {
@@ -69,10 +74,19 @@ impl ScoredMoves {
     #[inline(always)]
     pub fn fill(&mut self, list: &MoveList, mut key: impl FnMut(Move) -> u64) {
         self.clear();
+        self.extend(list, |m| Some(key(m)));
+    }
+
+    /// Add the moves of `list` for which `key` returns a key (whose low 32
+    /// bits must be the move); `None` leaves the move out. Picking goes on
+    /// from where it was.
+    #[inline(always)]
+    pub fn extend(&mut self, list: &MoveList, mut key: impl FnMut(Move) -> Option<u64>) {
         for &m in list {
-            let k = key(m);
-            debug_assert_eq!(k as u32, m.raw());
-            self.keys.push(k);
+            if let Some(k) = key(m) {
+                debug_assert_eq!(k as u32, m.raw());
+                self.keys.push(k);
+            }
         }
     }
 
@@ -97,8 +111,10 @@ impl ScoredMoves {
         self.keys.is_empty()
     }
 
-    /// The best remaining move and its key (selection: moves are usually
-    /// cut off long before all are picked).
+    /// The best remaining move and its key. The first few picks select
+    /// (moves are usually cut off long before all are picked); then the
+    /// rest is sorted once and handed out in turn. The keys are distinct, so
+    /// both give the same order.
     #[inline(always)]
     pub fn pick(&mut self) -> Option<(Move, u64)> {
         let next = self.next;
@@ -106,15 +122,19 @@ impl ScoredMoves {
         if next >= keys.len() {
             return None;
         }
-        // Keep the best key in a register; the keys are distinct, so the
-        // comparison compiles to conditional moves, not a branch per move.
-        let (mut best, mut best_key) = (next, keys[next]);
-        for (i, &k) in keys.iter().enumerate().skip(next + 1) {
-            let better = k > best_key;
-            best = if better { i } else { best };
-            best_key = if better { k } else { best_key };
+        if next < SORT_AFTER {
+            // Keep the best key in a register; the keys are distinct, so the
+            // comparison compiles to conditional moves, not a branch per move.
+            let (mut best, mut best_key) = (next, keys[next]);
+            for (i, &k) in keys.iter().enumerate().skip(next + 1) {
+                let better = k > best_key;
+                best = if better { i } else { best };
+                best_key = if better { k } else { best_key };
+            }
+            keys.swap(next, best);
+        } else if next == SORT_AFTER {
+            keys[next..].sort_unstable_by(|a, b| b.cmp(a));
         }
-        keys.swap(next, best);
         let key = keys[next];
         self.next += 1;
         Some((Move::from_raw(key as u32), key))
@@ -273,6 +293,34 @@ mod tests {
             picked += 1;
         }
         assert_eq!(picked, a.len());
+    }
+
+    #[test]
+    fn picks_come_best_first_across_the_switch_to_sorting_and_after_extend() {
+        let pos = Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
+        let list = crate::movegen::legal_moves(&pos);
+        assert!(list.len() > 2 * SORT_AFTER);
+        // Scores scrambled by the move word, so neither generation order
+        // nor the raw tie-break gives the answer away.
+        let key = |m: Move| order_key(class::QUIET, (m.raw().wrapping_mul(2_654_435_761) >> 20) as i32, m);
+        let mut expected: Vec<u64> = list.iter().map(|&m| key(m)).collect();
+        expected.sort_unstable_by(|a, b| b.cmp(a));
+
+        let mut all = ScoredMoves::new();
+        all.fill(&list, key);
+        let picked: Vec<u64> = std::iter::from_fn(|| all.pick().map(|(_, k)| k)).collect();
+        assert_eq!(picked, expected);
+
+        // The search's hash-move-first pattern: one key, picked, then the
+        // rest added without it.
+        let first = Move::from_raw(expected[0] as u32);
+        let mut staged = ScoredMoves::new();
+        staged.push(key(first));
+        let mut picked = vec![staged.pick().unwrap().1];
+        assert!(staged.pick().is_none());
+        staged.extend(&list, |m| (m != first).then(|| key(m)));
+        picked.extend(std::iter::from_fn(|| staged.pick().map(|(_, k)| k)));
+        assert_eq!(picked, expected);
     }
 
     #[test]
