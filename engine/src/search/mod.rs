@@ -594,17 +594,21 @@ impl<P: Profile> Searcher<P> {
 
         let killers = self.killers.get(ply);
         self.killers.clear_ply(ply + 1);
-        // The hash move goes first without keying the rest: when it cuts
-        // off (the common case) no other move is scored. The others are
-        // keyed when it has been searched.
+        // Moves are keyed in stages, so a cutoff leaves the later stages
+        // unkeyed: the hash move alone; then the tactical moves, picked while
+        // they beat every quiet move; then the quiet moves. Each stage's
+        // keys rank below the stages before, except the losing tactical
+        // moves, which wait in the list until the quiets join them. Later
+        // stages are keyed with the history their predecessors' subtrees
+        // left.
         let mut moves = ScoredMoves::new();
-        let mut keyed = hash_move.is_null() || !list.iter().any(|&m| m == hash_move);
-        if keyed {
-            moves.fill(&list, |m| self.main_key(pos, m, hash_move, killers));
-        } else {
+        let mut stage = Stage::Tactical;
+        if !hash_move.is_null() && list.iter().any(|&m| m == hash_move) {
             moves.push(order_key(class::HASH, 0, hash_move));
+            stage = Stage::Hash;
+        } else {
+            moves.extend(&list, |m| m.is_tactical().then(|| self.main_key(pos, m, hash_move, killers)));
         }
-
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
@@ -612,12 +616,17 @@ impl<P: Profile> Searcher<P> {
         let mut quiets = [Move::NULL; MAX_QUIETS];
         let mut quiet_count = 0;
         loop {
-            let Some((m, move_key)) = moves.pick() else {
-                if keyed {
-                    break;
-                }
-                keyed = true;
-                moves.extend(&list, |m| (m != hash_move).then(|| self.main_key(pos, m, hash_move, killers)));
+            let floor = if stage == Stage::Quiet { 0 } else { QUIET_FLOOR };
+            let Some((m, move_key)) = moves.pick_at_least(floor) else {
+                let tactical = match stage {
+                    Stage::Hash => true,
+                    Stage::Tactical => false,
+                    Stage::Quiet => break,
+                };
+                stage = if tactical { Stage::Tactical } else { Stage::Quiet };
+                moves.extend(&list, |m| {
+                    (m != hash_move && m.is_tactical() == tactical).then(|| self.main_key(pos, m, hash_move, killers))
+                });
                 continue;
             };
             let quiet = !m.is_tactical();
@@ -778,6 +787,21 @@ impl<P: Profile> Searcher<P> {
         best_score
     }
 }
+
+/// Which moves of an interior node have been keyed (see `Searcher::search`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// Only the hash move.
+    Hash,
+    /// The hash move and the tactical moves.
+    Tactical,
+    /// Every move.
+    Quiet,
+}
+
+/// Keys from here up outrank every quiet move (killers included): what a
+/// node may pick before its quiet moves are keyed.
+const QUIET_FLOOR: u64 = (class::KILLER_1 + 1) << 60;
 
 /// The exchange value of a capture or promotion: SEE with the profile's
 /// attacker lists, except where the answer is known without it — a capture

@@ -61,12 +61,14 @@ pub struct ScoredMoves {
     keys: FixedVec<u64, MAX_MOVES>,
     /// Keys before `next` have been picked.
     next: usize,
+    /// The keys from `next` on are in descending order.
+    sorted: bool,
 }
 
 impl ScoredMoves {
     #[inline(always)]
     pub fn new() -> ScoredMoves {
-        ScoredMoves { keys: FixedVec::new(), next: 0 }
+        ScoredMoves { keys: FixedVec::new(), next: 0, sorted: false }
     }
 
     /// Replace the contents with `list`, each move keyed by `key` (whose
@@ -82,6 +84,7 @@ impl ScoredMoves {
     /// from where it was.
     #[inline(always)]
     pub fn extend(&mut self, list: &MoveList, mut key: impl FnMut(Move) -> Option<u64>) {
+        self.sorted = false;
         for &m in list {
             if let Some(k) = key(m) {
                 debug_assert_eq!(k as u32, m.raw());
@@ -92,6 +95,7 @@ impl ScoredMoves {
 
     #[inline(always)]
     pub fn push(&mut self, key: u64) {
+        self.sorted = false;
         self.keys.push(key);
     }
 
@@ -99,6 +103,7 @@ impl ScoredMoves {
     pub fn clear(&mut self) {
         self.keys.clear();
         self.next = 0;
+        self.sorted = false;
     }
 
     #[inline(always)]
@@ -117,6 +122,14 @@ impl ScoredMoves {
     /// both give the same order.
     #[inline(always)]
     pub fn pick(&mut self) -> Option<(Move, u64)> {
+        self.pick_at_least(0)
+    }
+
+    /// [`pick`](Self::pick), but only if the best remaining key is at least
+    /// `floor`; otherwise nothing is taken (a staged caller adds the moves
+    /// that rank between, then picks again).
+    #[inline(always)]
+    pub fn pick_at_least(&mut self, floor: u64) -> Option<(Move, u64)> {
         let next = self.next;
         let keys = self.keys.as_mut_slice();
         if next >= keys.len() {
@@ -132,10 +145,14 @@ impl ScoredMoves {
                 best_key = if better { k } else { best_key };
             }
             keys.swap(next, best);
-        } else if next == SORT_AFTER {
+        } else if !self.sorted {
             keys[next..].sort_unstable_by(|a, b| b.cmp(a));
+            self.sorted = true;
         }
         let key = keys[next];
+        if key < floor {
+            return None;
+        }
         self.next += 1;
         Some((Move::from_raw(key as u32), key))
     }
@@ -319,6 +336,38 @@ mod tests {
         let mut picked = vec![staged.pick().unwrap().1];
         assert!(staged.pick().is_none());
         staged.extend(&list, |m| (m != first).then(|| key(m)));
+        picked.extend(std::iter::from_fn(|| staged.pick().map(|(_, k)| k)));
+        assert_eq!(picked, expected);
+    }
+
+    #[test]
+    fn staged_picking_with_a_floor_gives_the_full_order() {
+        let pos = Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
+        let list = crate::movegen::legal_moves(&pos);
+        // Stage one: every fourth move, half of them above the floor and
+        // half below (like good and losing captures); stage two: the rest,
+        // below the floor's class but above the losing ones.
+        let early = |m: Move| m.raw() % 4 == 0;
+        let key = |m: Move| {
+            let score = (m.raw().wrapping_mul(2_654_435_761) >> 20) as i32;
+            let class = match (early(m), m.raw() % 8 == 0) {
+                (true, true) => class::GOOD_TACTICAL,
+                (true, false) => class::BAD_CAPTURE,
+                (false, _) => class::QUIET,
+            };
+            order_key(class, score, m)
+        };
+        assert!(list.iter().filter(|&&m| key(m) >> 60 == class::GOOD_TACTICAL).count() > SORT_AFTER);
+        let mut expected: Vec<u64> = list.iter().map(|&m| key(m)).collect();
+        expected.sort_unstable_by(|a, b| b.cmp(a));
+
+        let floor = class::GOOD_TACTICAL << 60;
+        let mut staged = ScoredMoves::new();
+        staged.extend(&list, |m| early(m).then(|| key(m)));
+        let mut picked: Vec<u64> = std::iter::from_fn(|| staged.pick_at_least(floor).map(|(_, k)| k)).collect();
+        assert!(picked.len() > SORT_AFTER, "the stage reached the sorted part");
+        assert!(staged.pick_at_least(floor).is_none(), "a refused pick takes nothing");
+        staged.extend(&list, |m| (!early(m)).then(|| key(m)));
         picked.extend(std::iter::from_fn(|| staged.pick().map(|(_, k)| k)));
         assert_eq!(picked, expected);
     }
