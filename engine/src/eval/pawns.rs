@@ -30,6 +30,9 @@ pub struct PawnEntry {
     pub rammed: u8,
     /// Pawns of either colour still on their start square.
     pub unmoved: u8,
+    /// The bishop terms that depend on the pawns alone, per side and per
+    /// square shade (0 light, 1 dark): [`super::pieces::bishop_pawn_terms`].
+    pub bishop_pawns: [[i32; 2]; 2],
 }
 
 impl Keyed for PawnEntry {
@@ -215,6 +218,9 @@ pub fn evaluate_pawns(pos: &Position, w: &Weights) -> PawnEntry {
             }
         }
         e.score[c] = score;
+    }
+    for color in Color::ALL {
+        e.bishop_pawns[color.index()] = [0, 1].map(|shade| super::pieces::bishop_pawn_terms(w, &e, color, shade));
     }
     e
 }

@@ -66,18 +66,28 @@ pub fn knight_mobility(w: &Weights, m: &PieceMobility) -> i32 {
     w.knight_mobility[(m.mobility as usize).min(8)]
 }
 
-#[inline(always)]
-pub fn bishop(pos: &Position, w: &Weights, pawns: &PawnEntry, color: Color, sq: Square) -> i32 {
+/// The part of a bishop's score that depends on the pawns alone, for a
+/// bishop of `color` on squares of `shade` (0 light, 1 dark): own stationary
+/// pawns on its colour by square, own transient pawns on its colour, enemy
+/// transient pawns defended on its colour, closedness. Kept in the pawn
+/// hash entry ([`PawnEntry::bishop_pawns`]), so an evaluation reads it.
+pub fn bishop_pawn_terms(w: &Weights, pawns: &PawnEntry, color: Color, shade: usize) -> i32 {
     let (c, e) = (color.index(), color.flip().index());
-    let shade = if sq.shade() == 0 { Bitboard::LIGHT_SQUARES } else { Bitboard::DARK_SQUARES };
-    let mut score = w.bishop_square[table_index(color, sq)];
+    let shade = if shade == 0 { Bitboard::LIGHT_SQUARES } else { Bitboard::DARK_SQUARES };
+    let mut score = 0;
     for p in pawns.pawns[c] & pawns.stationary[c] & shade {
         score -= w.bishop_bad_pawn_square[table_index(color, p)];
     }
     score -= w.bishop_own_transient_pawn * (pawns.pawns[c] & !pawns.stationary[c] & shade).count() as i32;
     let defended_enemy_transient = pawns.pawns[e] & !pawns.stationary[e] & pawns.attacks[e] & shade;
     score -= w.bishop_defended_enemy_transient_pawn * defended_enemy_transient.count() as i32;
-    score -= w.bishop_closed * closedness(pawns) as i32;
+    score - w.bishop_closed * closedness(pawns) as i32
+}
+
+#[inline(always)]
+pub fn bishop(pos: &Position, w: &Weights, pawns: &PawnEntry, color: Color, sq: Square) -> i32 {
+    let e = color.flip().index();
+    let mut score = w.bishop_square[table_index(color, sq)] + pawns.bishop_pawns[color.index()][sq.shade()];
     let rank = sq.relative_rank(color);
     if (3..=6).contains(&rank) && (pawns.pawns[e] & adjacent_ahead(color, sq)).is_empty() {
         score += w.bishop_outpost[distance(sq, pos.king_square(color.flip())) as usize];
