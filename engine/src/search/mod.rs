@@ -481,12 +481,10 @@ impl<P: Profile> Searcher<P> {
         !self.aborted
     }
 
-    /// Ordering key of a move at an interior node.
+    /// Ordering key of a move at an interior node other than the hash move
+    /// (which is searched first, with its own key).
     #[inline(always)]
-    fn main_key(&self, pos: &Position, m: Move, hash_move: Move, killers: [Move; 2]) -> u64 {
-        if m == hash_move {
-            return order_key(class::HASH, 0, m);
-        }
+    fn main_key(&self, pos: &Position, m: Move, killers: [Move; 2]) -> u64 {
         if m.is_tactical() {
             if m.is_promotion() && !ordering::is_queen_promotion(m) {
                 return order_key(class::UNDER_PROMOTION, ordering::mvv_lva(m), m);
@@ -607,7 +605,7 @@ impl<P: Profile> Searcher<P> {
             moves.push(order_key(class::HASH, 0, hash_move));
             stage = Stage::Hash;
         } else {
-            moves.extend(&list, |m| m.is_tactical().then(|| self.main_key(pos, m, hash_move, killers)));
+            moves.extend(&list, |m| m.is_tactical().then(|| self.main_key(pos, m, killers)));
         }
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
@@ -618,14 +616,14 @@ impl<P: Profile> Searcher<P> {
         loop {
             let floor = if stage == Stage::Quiet { 0 } else { QUIET_FLOOR };
             let Some((m, move_key)) = moves.pick_at_least(floor) else {
-                let tactical = match stage {
-                    Stage::Hash => true,
-                    Stage::Tactical => false,
+                stage = match stage {
+                    Stage::Hash => Stage::Tactical,
+                    Stage::Tactical => Stage::Quiet,
                     Stage::Quiet => break,
                 };
-                stage = if tactical { Stage::Tactical } else { Stage::Quiet };
+                let tactical = stage == Stage::Tactical;
                 moves.extend(&list, |m| {
-                    (m != hash_move && m.is_tactical() == tactical).then(|| self.main_key(pos, m, hash_move, killers))
+                    (m != hash_move && m.is_tactical() == tactical).then(|| self.main_key(pos, m, killers))
                 });
                 continue;
             };
