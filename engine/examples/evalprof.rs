@@ -30,7 +30,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let cfg = EvalConfig { eval_hash_bytes: 0, pawn_hash_bytes: 1 << 20, lazy: false };
+    let cfg = EvalConfig { eval_hash_bytes: 0, pawn_hash_bytes: 1 << 20, lazy: false, ..EvalConfig::default() };
     let mut eval: Box<dyn FnMut(&mut engine::Position) -> i32> = match which.as_str() {
         "mailbox" => {
             let mut e = MailboxEval::new(MailboxSet, Weights::default(), cfg);

@@ -55,3 +55,29 @@ fn colour_mirror_scores_the_same_for_every_mobility_implementation() {
         }
     }
 }
+
+#[test]
+fn material_table_hits_score_what_recomputing_scores() {
+    // The same positions traced twice through one evaluator (the second
+    // trace reads every material entry back from the table) and once with
+    // the table off (every entry recomputed from the position).
+    let positions = random_positions(2000, 0x3A7E);
+    let evaluator = |material_hash_bytes| {
+        Evaluation::<DynamicSet, MailboxDefects>::new(
+            DynamicSet::new([MobilityKind::Chain; 4]),
+            Weights::default(),
+            EvalConfig { material_hash_bytes, ..EvalConfig::default() },
+        )
+    };
+    let (mut cached, mut off) = (evaluator(EvalConfig::default().material_hash_bytes), evaluator(0));
+    for pos in &positions {
+        cached.trace(&mut pos.clone());
+    }
+    let mut distinct = std::collections::HashSet::new();
+    for pos in &positions {
+        distinct.insert(pos.material_key());
+        let hit = cached.trace(&mut pos.clone());
+        assert_eq!(hit, off.trace(&mut pos.clone()), "{}", pos.to_fen());
+    }
+    assert!(distinct.len() > 100, "only {} material signatures", distinct.len());
+}

@@ -11,7 +11,7 @@
 //! for attack words and accumulators.
 
 use super::attacks::{AttackView, DIRECT_BITS, KING_BIT, MINOR_BIT, PAWN_BIT, QUEEN_BIT, ROOK_BIT, XRAY_BITS};
-use super::material::army;
+use super::material::MaterialEntry;
 use super::pawns::{table_index, PawnEntry};
 use super::weights::Weights;
 use crate::bitboard::Bitboard;
@@ -60,12 +60,13 @@ pub fn safety<V: AttackView>(
     view: &V,
     w: &Weights,
     pawns: &PawnEntry,
+    mat: &MaterialEntry,
     color: Color,
     pointing: i32,
 ) -> (i32, KingInputs) {
     let enemy = color.flip();
     let (c, e) = (color.index(), enemy.index());
-    let enemy_army = army(pos, enemy);
+    let enemy_army = mat.army[e];
     if enemy_army < DANGER_ARMY {
         return (0, KingInputs::default());
     }
@@ -141,8 +142,8 @@ pub fn safety<V: AttackView>(
 }
 
 /// Penalties for an uncastled king while the enemy still has pieces.
-pub fn uncastled(pos: &Position, w: &Weights, color: Color) -> i32 {
-    if army(pos, color.flip()) < DANGER_ARMY {
+pub fn uncastled(pos: &Position, w: &Weights, mat: &MaterialEntry, color: Color) -> i32 {
+    if mat.army[color.flip().index()] < DANGER_ARMY {
         return 0;
     }
     let back = if color == Color::White { 0 } else { 7 };
@@ -160,9 +161,9 @@ pub fn uncastled(pos: &Position, w: &Weights, color: Color) -> i32 {
 
 /// Endgame king terms: centralisation and passer escort scaled up as the
 /// enemy army shrinks, and the king race to the pawns in pawn endings.
-pub fn endgame(pos: &Position, w: &Weights, pawns: &PawnEntry, color: Color) -> i32 {
+pub fn endgame(pos: &Position, w: &Weights, pawns: &PawnEntry, mat: &MaterialEntry, color: Color) -> i32 {
     let enemy = color.flip();
-    let enemy_army = army(pos, enemy);
+    let enemy_army = mat.army[enemy.index()];
     let k = pos.king_square(color);
     let ek = pos.king_square(enemy);
     let weight = 31 - enemy_army;
@@ -181,7 +182,7 @@ pub fn endgame(pos: &Position, w: &Weights, pawns: &PawnEntry, color: Color) -> 
         }
     }
     score += escort * weight / 31;
-    if army(pos, color) == 0 && enemy_army == 0 {
+    if mat.army[color.index()] == 0 && enemy_army == 0 {
         let all = pos.kind_bb(PieceType::Pawn);
         let n = all.count() as i32;
         if n > 0 {

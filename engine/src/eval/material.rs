@@ -1,7 +1,14 @@
 //! Material and balance: piece values, bad trades, the bishop pair, and the
 //! final scaling for drawish material (opposite lone bishops, a side with
 //! nothing but a minor to win with).
+//!
+//! All of it depends on the piece counts alone, so the evaluation computes
+//! it once per material signature ([`MaterialEntry::new`], on a miss of the
+//! material table keyed by [`Position::material_key`]) and then reads the
+//! entry: the counts change only on captures and promotions, while the same
+//! few signatures come back at most nodes of a search.
 
+use super::hash::Keyed;
 use super::weights::Weights;
 use crate::bitboard::Bitboard;
 use crate::position::Position;
@@ -80,21 +87,151 @@ pub fn lone_bishop_wings(pos: &Position, w: &Weights, color: Color) -> i32 {
 /// Scale a White-relative `score` for drawish material. Returns the scaled
 /// score; exact integer arithmetic so it is colour-symmetric.
 pub fn scale(pos: &Position, score: i32) -> i32 {
-    let strong = if score > 0 { Color::White } else { Color::Black };
+    match scale_divisor(pos, if score > 0 { Color::White } else { Color::Black }) {
+        1 => score,
+        2 => score / 2,
+        _ => score / 8,
+    }
+}
+
+/// What [`scale`] divides by when `strong` is the side the score favours:
+/// 2 for opposite-coloured lone bishops, 8 for a pawnless side at most a
+/// minor ahead, else 1.
+fn scale_divisor(pos: &Position, strong: Color) -> u8 {
     let weak = strong.flip();
     // Opposite-coloured lone bishops: halve.
     if lone_bishop(pos, Color::White)
         && lone_bishop(pos, Color::Black)
         && pos.bishops_on_shade(Color::White, 0) != pos.bishops_on_shade(Color::Black, 0)
     {
-        return score / 2;
+        return 2;
     }
     // No pawns and at most a minor more than the other side: hard to win.
     if pos.count(strong, PieceType::Pawn) == 0 {
         let lead = pos.non_pawn_material(strong) - pos.non_pawn_material(weak);
         if lead <= PieceType::Bishop.value() {
-            return score / 8;
+            return 8;
         }
     }
-    score
+    1
+}
+
+/// Every material-only input of the evaluation for one material signature:
+/// the scored terms per colour, the counts other terms scale by, and the
+/// drawish-material divisor. Built by the functions above, so reading an
+/// entry gives exactly what calling them would.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct MaterialEntry {
+    /// [`Position::material_key`], mixed (see [`MaterialEntry::table_key`]).
+    key: u64,
+    /// [`material`] per colour.
+    pub material: [i32; 2],
+    /// [`bad_trades`] per colour.
+    pub bad_trades: [i32; 2],
+    /// [`bishop_pair`] per colour.
+    pub bishop_pair: [i32; 2],
+    /// [`army`] per colour.
+    pub army: [i32; 2],
+    /// [`piece_count`] per colour.
+    pub pieces: [u8; 2],
+    /// A lone bishop and no other piece, per colour (the only case where
+    /// [`lone_bishop_wings`] can score).
+    pub lone_bishop: [bool; 2],
+    /// [`scale_divisor`] by the stronger side.
+    divisor: [u8; 2],
+}
+
+impl MaterialEntry {
+    /// The entry for `pos`'s material.
+    pub fn new(pos: &Position, w: &Weights) -> MaterialEntry {
+        let material = Color::ALL.map(|c| self::material(pos, w, c));
+        MaterialEntry {
+            key: Self::table_key(pos.material_key()),
+            material,
+            bad_trades: Color::ALL.map(|c| bad_trades(pos, w, c, material)),
+            bishop_pair: Color::ALL.map(|c| bishop_pair(pos, w, c)),
+            army: Color::ALL.map(|c| army(pos, c)),
+            pieces: Color::ALL.map(|c| piece_count(pos, c) as u8),
+            lone_bishop: Color::ALL.map(|c| lone_bishop(pos, c)),
+            divisor: Color::ALL.map(|c| scale_divisor(pos, c)),
+        }
+    }
+
+    /// The table's key for a material key: a bijection (an odd multiplier,
+    /// then a rotation), so keys stay exact, that spreads every count into
+    /// the low bits the table indexes by. Bit 48, above the counts, is set
+    /// first so no position maps to 0, the key of an empty slot.
+    #[inline(always)]
+    pub fn table_key(material_key: u64) -> u64 {
+        (material_key | 1 << 48).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(24)
+    }
+
+    /// [`lone_bishop_wings`] for `color`, reading the pawns only when the
+    /// material allows the term.
+    #[inline(always)]
+    pub fn lone_bishop_wings(&self, pos: &Position, w: &Weights, color: Color) -> i32 {
+        if self.lone_bishop[color.index()] {
+            lone_bishop_wings(pos, w, color)
+        } else {
+            0
+        }
+    }
+
+    /// [`scale`] from the entry.
+    #[inline(always)]
+    pub fn scale(&self, score: i32) -> i32 {
+        match self.divisor[if score > 0 { 0 } else { 1 }] {
+            1 => score,
+            2 => score / 2,
+            _ => score / 8,
+        }
+    }
+}
+
+impl Keyed for MaterialEntry {
+    fn key(&self) -> u64 {
+        self.key
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::randpos::random_positions;
+    use std::collections::HashMap;
+
+    #[test]
+    fn material_key_is_the_counts_and_bishop_shades_exactly() {
+        let key = |fen: &str| Position::from_fen(fen).unwrap().material_key();
+        // Same men on other squares (bishops on the same shades): one key.
+        assert_eq!(key("4k3/8/8/8/8/8/PPP5/2B1K2R w - - 0 1"), key("4k3/8/8/8/5B2/8/1PP2P2/R3K3 w - - 0 1"));
+        // A bishop moved to the other shade, a pawn more, a side swapped: new keys.
+        assert_ne!(key("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1"), key("4k3/8/8/8/8/8/8/3BK3 w - - 0 1"));
+        assert_ne!(key("4k3/8/8/8/8/8/P7/4K3 w - - 0 1"), key("4k3/8/8/8/8/8/PP6/4K3 w - - 0 1"));
+        assert_ne!(key("4k3/8/8/8/8/8/8/3QK3 w - - 0 1"), key("3qk3/8/8/8/8/8/8/4K3 w - - 0 1"));
+        assert_eq!(key("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), 0, "bare kings add nothing");
+    }
+
+    #[test]
+    fn entries_follow_the_material_key_and_table_keys_are_distinct() {
+        let w = Weights::default();
+        let mut seen: HashMap<u64, (MaterialEntry, String)> = HashMap::new();
+        let mut table_keys = HashMap::new();
+        for pos in random_positions(3000, 0x3A7F) {
+            let e = MaterialEntry::new(&pos, &w);
+            assert_ne!(e.key(), 0, "a table key must never look like an empty slot");
+            let prev = table_keys.insert(e.key(), pos.material_key());
+            assert!(prev.is_none_or(|k| k == pos.material_key()), "two material keys share a table key");
+            for score in [-300, -1, 0, 1, 300] {
+                assert_eq!(e.scale(score), scale(&pos, score), "{}", pos.to_fen());
+            }
+            match seen.get(&pos.material_key()) {
+                Some((first, fen)) => assert_eq!(&e, first, "{} and {fen} share material", pos.to_fen()),
+                None => {
+                    seen.insert(pos.material_key(), (e, pos.to_fen()));
+                }
+            }
+        }
+        assert!(seen.len() > 100, "only {} material signatures", seen.len());
+    }
 }

@@ -1,4 +1,5 @@
-//! The evaluation, in the order of DESIGN §4.4: eval-hash probe; material;
+//! The evaluation, in the order of DESIGN §4.4: eval-hash probe; material
+//! (from the material table);
 //! pawns (pawn hash); passer race; bad trades; bishop pair; lazy exit with
 //! margins widened by king-safety defects and passers; attack state from
 //! pawns; minors (side to move first), rooks, queens — non-mobility terms,
@@ -32,6 +33,7 @@ use attacks::{controls, record_king_attacks, record_pawn_attacks, Accumulators, 
 #[allow(unused_imports)]
 use counters::{timed, EvalCounters, Phase};
 use hash::{HashTable, Keyed};
+use material::MaterialEntry;
 use mobility::{MobilityInputs, MobilitySet, PieceMobility};
 use pawns::PawnEntry;
 use std::marker::PhantomData;
@@ -47,13 +49,16 @@ pub struct EvalConfig {
     pub eval_hash_bytes: usize,
     /// Pawn hash size in bytes (0 = off).
     pub pawn_hash_bytes: usize,
+    /// Material table size in bytes (0 = off: every evaluation recomputes
+    /// the material entry).
+    pub material_hash_bytes: usize,
     /// Allow the lazy exit.
     pub lazy: bool,
 }
 
 impl Default for EvalConfig {
     fn default() -> EvalConfig {
-        EvalConfig { eval_hash_bytes: 1 << 18, pawn_hash_bytes: 1 << 21, lazy: true }
+        EvalConfig { eval_hash_bytes: 1 << 18, pawn_hash_bytes: 1 << 21, material_hash_bytes: 1 << 15, lazy: true }
     }
 }
 
@@ -97,6 +102,7 @@ pub struct Evaluation<M: MobilitySet, D: DefectCounter> {
     weights: Box<Weights>,
     config: EvalConfig,
     pawn_hash: HashTable<PawnEntry>,
+    material_hash: HashTable<MaterialEntry>,
     eval_hash: HashTable<EvalEntry>,
     margin: i32,
     stats: EvalStats,
@@ -114,6 +120,7 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
             weights: Box::new(weights),
             config,
             pawn_hash: HashTable::with_bytes(config.pawn_hash_bytes),
+            material_hash: HashTable::with_bytes(config.material_hash_bytes),
             eval_hash: HashTable::with_bytes(config.eval_hash_bytes),
             margin,
             stats: EvalStats::default(),
@@ -144,6 +151,7 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
     /// Forget hashes and the adaptive margin (new game, new bench position).
     pub fn clear(&mut self) {
         self.pawn_hash.clear();
+        self.material_hash.clear();
         self.eval_hash.clear();
         self.margin = 2 * self.weights.lazy_margin_min;
         self.records = Records::default();
@@ -211,9 +219,12 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
         }
 
         let mat = timed!(self, Phase::Material, {
-            let mat = Color::ALL.map(|c| material::material(pos, &self.weights, c));
+            let mat = match self.material_hash.probe(MaterialEntry::table_key(pos.material_key())) {
+                Some(e) => *e,
+                None => self.material_entry_miss(pos),
+            };
             for c in Color::ALL {
-                add!(Term::Material, c, mat[c.index()]);
+                add!(Term::Material, c, mat.material[c.index()]);
             }
             mat
         });
@@ -233,18 +244,18 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
         let w: &Weights = &self.weights;
         timed!(self, Phase::PasserRace, {
             for c in Color::ALL {
-                add!(Term::PasserRace, c, passers::race(pos, w, &entry, c));
+                add!(Term::PasserRace, c, passers::race(pos, w, &entry, &mat, c));
             }
         });
         timed!(self, Phase::BadTrades, {
             for c in Color::ALL {
-                add!(Term::BadTrades, c, material::bad_trades(pos, w, c, mat));
-                add!(Term::LoneBishop, c, material::lone_bishop_wings(pos, w, c));
+                add!(Term::BadTrades, c, mat.bad_trades[c.index()]);
+                add!(Term::LoneBishop, c, mat.lone_bishop_wings(pos, w, c));
             }
         });
         timed!(self, Phase::BishopPair, {
             for c in Color::ALL {
-                add!(Term::BishopPair, c, material::bishop_pair(pos, w, c));
+                add!(Term::BishopPair, c, mat.bishop_pair[c.index()]);
             }
         });
 
@@ -327,7 +338,7 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
                 for sq in pos.bb(c, PieceType::Rook) {
                     add!(Term::Rooks, c, pieces::rook(pos, w, &entry, c, sq));
                     let m = set.rook(pos, &mut acc, &inputs, c, sq);
-                    let (mobility, best, connected, trapped) = pieces::rook_mobility(pos, w, c, sq, &m);
+                    let (mobility, best, connected, trapped) = pieces::rook_mobility(pos, w, &mat, c, sq, &m);
                     add!(Term::RookMobility, c, mobility);
                     add!(Term::RookBestRay, c, best);
                     add!(Term::RookConnected, c, connected);
@@ -356,23 +367,23 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
             let pointing = Color::ALL.map(|c| D::count(pos, c).pointing);
             for c in [Color::Black, Color::White] {
                 let (v, inputs) = if words {
-                    king::safety(pos, &WordsView, w, &entry, c, pointing[c.index()])
+                    king::safety(pos, &WordsView, w, &entry, &mat, c, pointing[c.index()])
                 } else {
-                    king::safety(pos, &acc, w, &entry, c, pointing[c.index()])
+                    king::safety(pos, &acc, w, &entry, &mat, c, pointing[c.index()])
                 };
                 add!(Term::KingSafety, c, v);
                 t.king(c, inputs);
-                add!(Term::KingUncastled, c, king::uncastled(pos, w, c));
-                add!(Term::KingEndgame, c, king::endgame(pos, w, &entry, c));
+                add!(Term::KingUncastled, c, king::uncastled(pos, w, &mat, c));
+                add!(Term::KingEndgame, c, king::endgame(pos, w, &entry, &mat, c));
             }
         });
 
         timed!(self, Phase::Passers, {
             for c in Color::ALL {
                 let v = if words {
-                    passers::with_attacks(pos, &WordsView, w, &entry, c)
+                    passers::with_attacks(pos, &WordsView, w, &entry, &mat, c)
                 } else {
-                    passers::with_attacks(pos, &acc, w, &entry, c)
+                    passers::with_attacks(pos, &acc, w, &entry, &mat, c)
                 };
                 add!(Term::Passers, c, v);
             }
@@ -388,7 +399,7 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
 
         let (raw, white) = timed!(self, Phase::Scaling, {
             let raw = (score[0] - score[1]).clamp(-EVAL_LIMIT, EVAL_LIMIT);
-            (raw, material::scale(pos, raw))
+            (raw, mat.scale(raw))
         });
         t.scale(white - raw);
         self.records = records;
@@ -399,6 +410,13 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
         let stray = (white - lazy_white).abs();
         self.margin = stray.max(self.margin - self.margin / 16).max(self.weights.lazy_margin_min);
         white * stm.sign()
+    }
+
+    #[cold]
+    fn material_entry_miss(&mut self, pos: &Position) -> MaterialEntry {
+        let e = MaterialEntry::new(pos, &self.weights);
+        self.material_hash.store(e);
+        e
     }
 
     #[cold]

@@ -4,7 +4,7 @@
 //! square blockaded or controlled, king distances, and piece superiority.
 
 use super::attacks::{controls, AttackView};
-use super::material::{army, piece_count};
+use super::material::MaterialEntry;
 use super::pawns::PawnEntry;
 use super::pieces::forward_square;
 use super::weights::Weights;
@@ -14,9 +14,9 @@ use crate::types::{Color, PieceType, Square};
 
 /// The bonus for an unstoppable passer of `color` when the enemy has a bare
 /// king (no pieces): counted once, for the first passer found unstoppable.
-pub fn race(pos: &Position, w: &Weights, pawns: &PawnEntry, color: Color) -> i32 {
+pub fn race(pos: &Position, w: &Weights, pawns: &PawnEntry, mat: &MaterialEntry, color: Color) -> i32 {
     let enemy = color.flip();
-    if piece_count(pos, enemy) != 0 || pawns.passers[color.index()].is_empty() {
+    if mat.pieces[enemy.index()] != 0 || pawns.passers[color.index()].is_empty() {
         return 0;
     }
     let ek = pos.king_square(enemy);
@@ -39,12 +39,19 @@ pub fn race(pos: &Position, w: &Weights, pawns: &PawnEntry, color: Color) -> i32
 }
 
 /// Passer terms of `color` with full attack information.
-pub fn with_attacks<V: AttackView>(pos: &Position, view: &V, w: &Weights, pawns: &PawnEntry, color: Color) -> i32 {
+pub fn with_attacks<V: AttackView>(
+    pos: &Position,
+    view: &V,
+    w: &Weights,
+    pawns: &PawnEntry,
+    mat: &MaterialEntry,
+    color: Color,
+) -> i32 {
     let enemy = color.flip();
-    let enemy_army = army(pos, enemy);
+    let enemy_army = mat.army[enemy.index()];
     let k = pos.king_square(color);
     let ek = pos.king_square(enemy);
-    let more_pieces = piece_count(pos, color) > piece_count(pos, enemy);
+    let more_pieces = mat.pieces[color.index()] > mat.pieces[enemy.index()];
     let mut score = 0;
     for p in pawns.passers[color.index()] {
         let r = p.relative_rank(color) as usize;

@@ -4,7 +4,7 @@
 //! report. Read-only over the position and the pawn entry: identical for
 //! every mobility implementation.
 
-use super::material::army;
+use super::material::MaterialEntry;
 use super::mobility::PieceMobility;
 use super::pawns::{ahead, table_index, PawnEntry};
 use super::weights::Weights;
@@ -133,8 +133,15 @@ pub fn rook(pos: &Position, w: &Weights, pawns: &PawnEntry, color: Color, sq: Sq
 
 /// Rook mobility (scaled up as the enemy army shrinks), best ray, connected
 /// rooks, and the trapped-rook penalty.
-pub fn rook_mobility(pos: &Position, w: &Weights, color: Color, sq: Square, m: &PieceMobility) -> (i32, i32, i32, i32) {
-    let enemy_army = army(pos, color.flip());
+pub fn rook_mobility(
+    pos: &Position,
+    w: &Weights,
+    mat: &MaterialEntry,
+    color: Color,
+    sq: Square,
+    m: &PieceMobility,
+) -> (i32, i32, i32, i32) {
+    let enemy_army = mat.army[color.flip().index()];
     let mobility = w.rook_mobility[(m.mobility as usize).min(14)] * (62 - enemy_army) / 31;
     let best = w.rook_best_ray[(m.best_ray as usize).min(7)];
     let connected = w.rook_connected_rank * m.connected_rank as i32 + w.rook_connected_file * m.connected_file as i32;

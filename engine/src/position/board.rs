@@ -1,11 +1,11 @@
 //! The three board primitives. Every board change goes through `slide`
 //! (move a piece to an empty square), `lift` (remove a piece) and `place`
 //! (add a piece). Each updates the mailbox cell, the piece list, counts,
-//! material, bitboards and, when `HASH` is true, the full and pawn keys, all
+//! material and the material key, bitboards and, when `HASH` is true, the full and pawn keys, all
 //! together. Make uses `HASH = true`; unmake uses the `false` twins and
 //! restores the saved keys instead.
 
-use super::{zobrist, Position};
+use super::{material_unit, zobrist, Position};
 use crate::bitboard::Bitboard;
 use crate::types::{Piece, PieceType, Square88};
 
@@ -56,6 +56,7 @@ impl Position {
             self.pawn_list[c][index] = moved;
             self.cells[moved.index()][1] = index as u32;
             self.pawn_count[c] -= 1;
+            self.material_key -= material_unit(color, kind, 0);
         } else {
             debug_assert!(kind != PieceType::King, "the king is never lifted");
             let last = self.piece_count[c] as usize - 1;
@@ -64,9 +65,11 @@ impl Position {
             self.cells[moved.index()][1] = index as u32;
             self.piece_count[c] -= 1;
             self.non_pawn_material[c] -= kind.value();
+            let shade = sq.to_64().shade();
             if kind == PieceType::Bishop {
-                self.bishop_shades[c][sq.to_64().shade()] -= 1;
+                self.bishop_shades[c][shade] -= 1;
             }
+            self.material_key -= material_unit(color, kind, shade);
         }
         self.type_count[c][kind.index()] -= 1;
         let s = sq.to_64();
@@ -96,15 +99,18 @@ impl Position {
             let i = self.pawn_count[c] as usize;
             self.pawn_list[c][i] = sq;
             self.pawn_count[c] += 1;
+            self.material_key += material_unit(color, kind, 0);
             i
         } else {
             let i = self.piece_count[c] as usize;
             self.piece_list[c][i] = sq;
             self.piece_count[c] += 1;
             self.non_pawn_material[c] += kind.value();
+            let shade = sq.to_64().shade();
             if kind == PieceType::Bishop {
-                self.bishop_shades[c][sq.to_64().shade()] += 1;
+                self.bishop_shades[c][shade] += 1;
             }
+            self.material_key += material_unit(color, kind, shade);
             i
         };
         self.cells[sq.index()] = [piece.code() as u32, index as u32];

@@ -6,7 +6,8 @@
 //!   twin `sq | 8` holds the square's attack words, one per colour, which the
 //!   mailbox evaluation rebuilds on every full eval. Piece lists: pawns per
 //!   colour, non-pawns per colour with the king at index 0. Counts, non-pawn
-//!   material (king included) and bishop counts per square shade.
+//!   material (king included) and bishop counts per square shade, and the
+//!   same counts packed into one word, the material key.
 //! * Bitboards (new): per colour and type, per colour, and all pieces.
 //!
 //! The invariants between them are kept by three primitives only, `slide`,
@@ -34,6 +35,23 @@ pub use verify::VerifyError;
 pub const MAX_PAWNS: usize = 8;
 pub const MAX_NON_PAWNS: usize = 16;
 
+/// What one piece of `color` and `kind` standing on a square of `shade`
+/// adds to [`Position::material_key`] (kings add nothing). No count exceeds
+/// 15 in a position that passes [`Position::verify`] (at most 15 non-pawns
+/// besides the king), so the nibbles never carry into each other.
+#[inline(always)]
+pub const fn material_unit(color: Color, kind: PieceType, shade: usize) -> u64 {
+    let nibble = match kind {
+        PieceType::Pawn => 0,
+        PieceType::Knight => 1,
+        PieceType::Bishop => 2 + shade,
+        PieceType::Rook => 4,
+        PieceType::Queen => 5,
+        PieceType::King => return 0,
+    };
+    1 << (24 * color.index() + 4 * nibble)
+}
+
 /// One 0x88 cell: `[piece code, list index]` on the board,
 /// `[white attack word, black attack word]` on the off-board twin.
 type Cell = [u32; 2];
@@ -59,6 +77,7 @@ pub struct Position {
     type_count: [[u8; 6]; 2],
     non_pawn_material: [i32; 2],
     bishop_shades: [[u8; 2]; 2],
+    material_key: u64,
     by_type: [[Bitboard; 6]; 2],
     by_color: [Bitboard; 2],
     occupied: Bitboard,
@@ -85,6 +104,7 @@ impl Position {
             type_count: [[0; 6]; 2],
             non_pawn_material: [0; 2],
             bishop_shades: [[0; 2]; 2],
+            material_key: 0,
             by_type: [[Bitboard::EMPTY; 6]; 2],
             by_color: [Bitboard::EMPTY; 2],
             occupied: Bitboard::EMPTY,
@@ -193,6 +213,16 @@ impl Position {
     #[inline(always)]
     pub fn bishops_on_shade(&self, color: Color, shade: usize) -> u32 {
         self.bishop_shades[color.index()][shade] as u32
+    }
+
+    /// The material of both sides packed exactly: per colour (White in bits
+    /// 0-23, Black in 24-47) four bits each for pawns, knights, bishops on
+    /// light squares, bishops on dark squares, rooks and queens. Equal keys
+    /// mean equal material, so it keys the evaluation's material table
+    /// without collisions. See [`material_unit`].
+    #[inline(always)]
+    pub fn material_key(&self) -> u64 {
+        self.material_key
     }
 
     /// Men on the board, kings and pawns included.

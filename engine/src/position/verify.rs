@@ -37,6 +37,7 @@ impl Position {
         let mut type_count = [[0u8; 6]; 2];
         let mut material = [0i32; 2];
         let mut shades = [[0u8; 2]; 2];
+        let mut material_key = 0u64;
         for sq in Square88::all() {
             let p = self.piece_at(sq);
             if p.is_empty() {
@@ -51,11 +52,13 @@ impl Position {
             if k == PieceType::Bishop {
                 shades[c][sq.to_64().shade()] += 1;
             }
+            material_key += super::material_unit(p.color(), k, sq.to_64().shade());
         }
         check("by_type", self.by_type, by_type)?;
         check("type_count", self.type_count, type_count)?;
         check("non_pawn_material", self.non_pawn_material, material)?;
         check("bishop_shades", self.bishop_shades, shades)?;
+        check("material_key", self.material_key, material_key)?;
         let by_color = [0, 1].map(|c| by_type[c].iter().fold(Bitboard::EMPTY, |a, &b| a | b));
         check("by_color", self.by_color, by_color)?;
         check("occupied", self.occupied, by_color[0] | by_color[1])?;
