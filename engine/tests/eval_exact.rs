@@ -6,6 +6,7 @@ use engine::defects::MailboxDefects;
 use engine::eval::trace::Trace;
 use engine::eval::weights::Weights;
 use engine::eval::{DynamicSet, EvalConfig, Evaluation, MobilityKind};
+use engine::movegen::legal_moves;
 use engine::randpos::random_positions;
 use engine::Position;
 
@@ -57,27 +58,39 @@ fn colour_mirror_scores_the_same_for_every_mobility_implementation() {
 }
 
 #[test]
-fn material_table_hits_score_what_recomputing_scores() {
-    // The same positions traced twice through one evaluator (the second
-    // trace reads every material entry back from the table) and once with
-    // the table off (every entry recomputed from the position).
-    let positions = random_positions(2000, 0x3A7E);
-    let evaluator = |material_hash_bytes| {
+fn material_and_pawn_tables_score_what_recomputing_scores() {
+    // One evaluator keeps its tables across positions: each random
+    // position is traced twice (the second trace reads the material entry,
+    // the pawn entry and the king shelters back), then every king move from
+    // it (same pawns, so the pawn entry is found with the shelter of the
+    // king's old square). Each must trace exactly as an evaluator with both
+    // tables off, which recomputes everything.
+    let positions = random_positions(1500, 0x3A7E);
+    let evaluator = |bytes: fn(EvalConfig) -> EvalConfig| {
         Evaluation::<DynamicSet, MailboxDefects>::new(
             DynamicSet::new([MobilityKind::Chain; 4]),
             Weights::default(),
-            EvalConfig { material_hash_bytes, ..EvalConfig::default() },
+            bytes(EvalConfig::default()),
         )
     };
-    let (mut cached, mut off) = (evaluator(EvalConfig::default().material_hash_bytes), evaluator(0));
-    for pos in &positions {
-        cached.trace(&mut pos.clone());
-    }
+    let mut cached = evaluator(|c| c);
+    let mut off = evaluator(|c| EvalConfig { material_hash_bytes: 0, pawn_hash_bytes: 0, ..c });
     let mut distinct = std::collections::HashSet::new();
+    let mut king_moves = 0;
     for pos in &positions {
         distinct.insert(pos.material_key());
+        cached.trace(&mut pos.clone());
         let hit = cached.trace(&mut pos.clone());
         assert_eq!(hit, off.trace(&mut pos.clone()), "{}", pos.to_fen());
+        let king = pos.king_square(pos.side_to_move());
+        for mv in legal_moves(pos).iter().filter(|m| m.from().to_64() == king && !m.is_capture()) {
+            let mut after = pos.clone();
+            after.make(*mv);
+            let moved = cached.trace(&mut after.clone());
+            assert_eq!(moved, off.trace(&mut after.clone()), "{} after {mv}", pos.to_fen());
+            king_moves += 1;
+        }
     }
     assert!(distinct.len() > 100, "only {} material signatures", distinct.len());
+    assert!(king_moves > 1000, "only {king_moves} king moves");
 }

@@ -35,6 +35,13 @@ impl<T: Keyed> HashTable<T> {
         (e.key() == key).then_some(e)
     }
 
+    /// The entry stored under `key`, if any, to update in place.
+    #[inline(always)]
+    pub fn probe_mut(&mut self, key: u64) -> Option<&mut T> {
+        let e = self.entries.get_mut(key as usize & self.mask)?;
+        (e.key() == key).then_some(e)
+    }
+
     /// Store `entry` (replacing whatever shares its slot).
     #[inline(always)]
     pub fn store(&mut self, entry: T) {
@@ -67,11 +74,15 @@ mod tests {
         t.store(E(12345, 7));
         assert_eq!(t.probe(12345).map(|e| e.1), Some(7));
         assert!(t.probe(12345 + 32).is_none(), "same slot, other key");
+        t.probe_mut(12345).unwrap().1 = 8;
+        assert_eq!(t.probe(12345).map(|e| e.1), Some(8));
+        assert!(t.probe_mut(12345 + 32).is_none());
         t.clear();
         assert!(t.probe(12345).is_none());
         let mut off = HashTable::<E>::with_bytes(0);
         assert!(off.entries.is_empty());
         off.store(E(1, 1));
         assert!(off.probe(1).is_none());
+        assert!(off.probe_mut(1).is_none());
     }
 }

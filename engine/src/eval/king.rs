@@ -55,17 +55,19 @@ fn pattern_bits(word: u32) -> u8 {
 }
 
 /// King safety of `color`: the danger penalty (negative) and its inputs.
+/// `shelter` is [`shelter`] for `color`'s king (the evaluation keeps it in
+/// the pawn entry).
 pub fn safety<V: AttackView>(
     pos: &Position,
     view: &V,
     w: &Weights,
-    pawns: &PawnEntry,
     mat: &MaterialEntry,
     color: Color,
     pointing: i32,
+    shelter: i32,
 ) -> (i32, KingInputs) {
     let enemy = color.flip();
-    let (c, e) = (color.index(), enemy.index());
+    let e = enemy.index();
     let enemy_army = mat.army[e];
     if enemy_army < DANGER_ARMY {
         return (0, KingInputs::default());
@@ -102,7 +104,29 @@ pub fn safety<V: AttackView>(
         + w.king_ring_xray * count(xrayed);
     let pattern = pattern_bits(view.union(pos, enemy, ring));
 
-    // Files around the king: open and half-open, storm and shield.
+    counter += shelter;
+    counter = counter.max(0);
+    let pattern_weight = w.king_attack_pattern[pattern as usize];
+    counter += pattern_weight;
+
+    let zone = KING_ATTACKS[k.index()] & !pos.color_bb(color);
+    let flights = (zone & !view.attacked(pos, enemy, zone, DIRECT_BITS)).count() as u8;
+    if pattern_weight >= w.king_strong_pattern && flights <= 1 {
+        counter += w.king_few_flights;
+    }
+    inp.counter = counter;
+    inp.pattern = pattern;
+    inp.flights = flights;
+    let penalty = w.king_danger[counter.clamp(0, 63) as usize] * enemy_army / 31;
+    (-penalty, inp)
+}
+
+/// The danger the pawns around `color`'s king on `k` add: open and
+/// half-open files next to it, the enemy's pawn storm and the own pawn
+/// shield. Depends on the pawns and the king square only.
+pub fn shelter(w: &Weights, pawns: &PawnEntry, color: Color, k: Square) -> i32 {
+    let (c, e) = (color.index(), color.flip().index());
+    let mut counter = 0;
     let kf = k.file() as usize;
     let kr = k.relative_rank(color);
     for f in kf.saturating_sub(1)..=(kf + 1).min(7) {
@@ -125,20 +149,7 @@ pub fn safety<V: AttackView>(
             counter -= w.king_shield_far * (own & Bitboard::relative_rank(color, kr + 2)).count() as i32;
         }
     }
-    counter = counter.max(0);
-    let pattern_weight = w.king_attack_pattern[pattern as usize];
-    counter += pattern_weight;
-
-    let zone = KING_ATTACKS[k.index()] & !pos.color_bb(color);
-    let flights = (zone & !view.attacked(pos, enemy, zone, DIRECT_BITS)).count() as u8;
-    if pattern_weight >= w.king_strong_pattern && flights <= 1 {
-        counter += w.king_few_flights;
-    }
-    inp.counter = counter;
-    inp.pattern = pattern;
-    inp.flights = flights;
-    let penalty = w.king_danger[counter.clamp(0, 63) as usize] * enemy_army / 31;
-    (-penalty, inp)
+    counter
 }
 
 /// Penalties for an uncastled king while the enemy still has pieces.

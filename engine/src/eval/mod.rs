@@ -35,7 +35,7 @@ use counters::{timed, EvalCounters, Phase};
 use hash::{HashTable, Keyed};
 use material::MaterialEntry;
 use mobility::{MobilityInputs, MobilitySet, PieceMobility};
-use pawns::PawnEntry;
+use pawns::{PawnEntry, Shelter};
 use std::marker::PhantomData;
 use trace::{NoTrace, PieceTrace, Term, Trace, Tracer};
 use weights::Weights;
@@ -366,10 +366,24 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
             record_king_attacks(pos, &mut acc, words, accs);
             let pointing = Color::ALL.map(|c| D::count(pos, c).pointing);
             for c in [Color::Black, Color::White] {
-                let (v, inputs) = if words {
-                    king::safety(pos, &WordsView, w, &entry, &mat, c, pointing[c.index()])
+                // The shelter only counts with enough enemy material; it
+                // is cached per king square in the pawn entry.
+                let shelter = if mat.army[c.flip().index()] >= king::DANGER_ARMY {
+                    let k = pos.king_square(c);
+                    entry.shelter[c.index()].get(k).unwrap_or_else(|| {
+                        let v = king::shelter(w, &entry, c, k);
+                        if let Some(e) = self.pawn_hash.probe_mut(entry.key) {
+                            e.shelter[c.index()] = Shelter::new(k, v);
+                        }
+                        v
+                    })
                 } else {
-                    king::safety(pos, &acc, w, &entry, &mat, c, pointing[c.index()])
+                    0
+                };
+                let (v, inputs) = if words {
+                    king::safety(pos, &WordsView, w, &mat, c, pointing[c.index()], shelter)
+                } else {
+                    king::safety(pos, &acc, w, &mat, c, pointing[c.index()], shelter)
                 };
                 add!(Term::KingSafety, c, v);
                 t.king(c, inputs);

@@ -33,6 +33,31 @@ pub struct PawnEntry {
     /// The bishop terms that depend on the pawns alone, per side and per
     /// square shade (0 light, 1 dark): [`super::pieces::bishop_pawn_terms`].
     pub bishop_pawns: [[i32; 2]; 2],
+    /// Each side's [`super::king::shelter`], for the king square it was
+    /// last computed for. Filled in by the evaluation as kings are met (a
+    /// new entry has none), so a king that stays put costs one compare.
+    pub shelter: [Shelter; 2],
+}
+
+/// A cached [`super::king::shelter`] value and the king square it is for.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct Shelter {
+    /// The king's square index plus one; 0 means nothing cached yet.
+    king: u8,
+    value: i32,
+}
+
+impl Shelter {
+    /// The value for a king on `k`.
+    pub fn new(k: Square, value: i32) -> Shelter {
+        Shelter { king: k.index() as u8 + 1, value }
+    }
+
+    /// The cached value if it is for a king on `k`.
+    #[inline(always)]
+    pub fn get(self, k: Square) -> Option<i32> {
+        (self.king == k.index() as u8 + 1).then_some(self.value)
+    }
 }
 
 impl Keyed for PawnEntry {
