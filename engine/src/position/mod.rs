@@ -424,9 +424,22 @@ impl Position {
     /// Neither side can possibly mate: K v K, K+minor v K, K+B v K+B with
     /// bishops on the same shade.
     pub fn insufficient_material(&self) -> bool {
-        if (self.kind_bb(PieceType::Pawn) | self.kind_bb(PieceType::Rook) | self.kind_bb(PieceType::Queen))
-            .is_nonempty()
-        {
+        // Pawns, rooks or queens on either side: the material key's nibbles
+        // answer with one test.
+        const PAWNS_ROOKS_QUEENS: u64 = {
+            let mut mask = 0;
+            let mut c = 0;
+            while c < 2 {
+                let color = if c == 0 { Color::White } else { Color::Black };
+                let units = material_unit(color, PieceType::Pawn, 0)
+                    | material_unit(color, PieceType::Rook, 0)
+                    | material_unit(color, PieceType::Queen, 0);
+                mask |= 0xF * units;
+                c += 1;
+            }
+            mask
+        };
+        if self.material_key & PAWNS_ROOKS_QUEENS != 0 {
             return false;
         }
         let minors = self.kind_bb(PieceType::Knight) | self.kind_bb(PieceType::Bishop);
@@ -454,5 +467,52 @@ impl Position {
 impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Position({})", self.to_fen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::randpos::random_positions;
+
+    /// The definition on the board itself: no pawn, rook or queen, and at
+    /// most one minor, or only bishops all on one shade.
+    fn insufficient_by_pieces(pos: &Position) -> bool {
+        let mut minors = Vec::new();
+        for sq in Square::all() {
+            let p = pos.piece_on(sq);
+            match (p.is_empty(), p.kind()) {
+                (true, _) | (false, PieceType::King) => {}
+                (false, PieceType::Knight | PieceType::Bishop) => minors.push((p.kind(), sq.shade())),
+                (false, _) => return false,
+            }
+        }
+        minors.len() <= 1 || minors.iter().all(|&(k, shade)| k == PieceType::Bishop && shade == minors[0].1)
+    }
+
+    #[test]
+    fn insufficient_material_matches_the_pieces_on_the_board() {
+        let cases = [
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", true),
+            ("4k3/8/8/8/8/8/8/2N1K3 w - - 0 1", true),
+            ("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1", true),
+            ("2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1", false), // c8 light, c1 dark
+            ("3bk3/8/8/8/8/8/8/2B1K3 w - - 0 1", true),   // both on dark squares
+            ("4k3/8/8/8/8/8/8/1NB1K3 w - - 0 1", false),
+            ("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", false),
+            ("4k3/8/8/8/8/8/8/3RK3 w - - 0 1", false),
+            ("4k3/p7/8/8/8/8/8/4K3 w - - 0 1", false),
+        ];
+        for (fen, expected) in cases {
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(pos.insufficient_material(), expected, "{fen}");
+            assert_eq!(insufficient_by_pieces(&pos), expected, "reference on {fen}");
+        }
+        let mut insufficient = 0;
+        for pos in random_positions(5000, 0x1A5F) {
+            assert_eq!(pos.insufficient_material(), insufficient_by_pieces(&pos), "{}", pos.to_fen());
+            insufficient += pos.insufficient_material() as u32;
+        }
+        assert!(insufficient > 0, "the random positions include insufficient material");
     }
 }
