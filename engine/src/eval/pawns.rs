@@ -95,27 +95,21 @@ pub fn table_index(color: Color, sq: Square) -> usize {
     }
 }
 
-/// Squares on `file` whose relative rank for `color` is at most `rank`.
-#[inline(always)]
-fn level_or_behind(color: Color, file: u8, rank: u8) -> Bitboard {
-    let mut b = Bitboard::EMPTY;
-    for r in 0..=rank {
-        b |= Bitboard::relative_rank(color, r);
-    }
-    b & Bitboard::file(file)
-}
-
 /// Can an own pawn on the adjacent file `f` support the pawn on `sq`? Only
 /// if there is one, and either one stands within a rank of it or no enemy
 /// pawn on that file stands level or behind.
+#[inline(always)]
 fn file_supports(color: Color, own: Bitboard, enemy: Bitboard, sq: Square, f: u8) -> bool {
-    let on_file = own & Bitboard::file(f);
+    let file = Bitboard::file(f);
+    let on_file = own & file;
     if on_file.is_empty() {
         return false;
     }
-    let r = sq.relative_rank(color);
-    let near = on_file.iter().any(|p| (p.relative_rank(color) as i32 - r as i32).abs() <= 1);
-    near || (enemy & level_or_behind(color, f, r)).is_empty()
+    let level = Bitboard::rank(sq.rank());
+    let near = (on_file & (level | level.north() | level.south())).is_nonempty();
+    // Level or behind: the file less what lies strictly ahead of the square
+    // on it that is level with `sq`.
+    near || (enemy & file & !ahead(color, Square::new(f, sq.rank()))).is_empty()
 }
 
 /// Helpers for a candidate: walk back down each adjacent file from the
@@ -283,6 +277,45 @@ mod tests {
         assert_eq!(e.file_counts[0][0], 2);
         let w = Weights::default();
         assert!(e.score[0] < 2 * w.passer_rank[2], "isolated doubled pawns are penalised");
+    }
+
+    /// The walk `file_supports` replaced: rank by rank, pawn by pawn.
+    fn file_supports_by_walking(color: Color, own: Bitboard, enemy: Bitboard, sq: Square, f: u8) -> bool {
+        let on_file = own & Bitboard::file(f);
+        if on_file.is_empty() {
+            return false;
+        }
+        let r = sq.relative_rank(color);
+        let near = on_file.iter().any(|p| (p.relative_rank(color) as i32 - r as i32).abs() <= 1);
+        let mut level_or_behind = Bitboard::EMPTY;
+        for rank in 0..=r {
+            level_or_behind |= Bitboard::relative_rank(color, rank);
+        }
+        near || (enemy & level_or_behind & Bitboard::file(f)).is_empty()
+    }
+
+    #[test]
+    fn file_support_by_masks_equals_the_walk() {
+        let mut supported = 0;
+        for pos in crate::randpos::random_positions(3000, 0x5A9F) {
+            for color in Color::ALL {
+                let own = pos.bb(color, PieceType::Pawn);
+                let enemy = pos.bb(color.flip(), PieceType::Pawn);
+                for sq in own {
+                    for f in [sq.file().wrapping_sub(1), sq.file() + 1].into_iter().filter(|&f| f < 8) {
+                        let fast = file_supports(color, own, enemy, sq, f);
+                        assert_eq!(
+                            fast,
+                            file_supports_by_walking(color, own, enemy, sq, f),
+                            "{} {sq} {f}",
+                            pos.to_fen()
+                        );
+                        supported += fast as u32;
+                    }
+                }
+            }
+        }
+        assert!(supported > 1000, "only {supported} supported pawns");
     }
 
     #[test]
