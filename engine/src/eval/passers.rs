@@ -14,11 +14,19 @@ use crate::types::{Color, PieceType, Square};
 
 /// The bonus for an unstoppable passer of `color` when the enemy has a bare
 /// king (no pieces): counted once, for the first passer found unstoppable.
+#[inline(always)]
 pub fn race(pos: &Position, w: &Weights, pawns: &PawnEntry, mat: &MaterialEntry, color: Color) -> i32 {
-    let enemy = color.flip();
-    if mat.pieces[enemy.index()] != 0 || pawns.passers[color.index()].is_empty() {
+    if mat.pieces[color.flip().index()] != 0 || pawns.passers[color.index()].is_empty() {
         return 0;
     }
+    race_against_bare_king(pos, w, pawns, color)
+}
+
+/// [`race`] once the enemy has a bare king and `color` has passers (rare:
+/// kept out of line so the common exit stays inline).
+#[inline(never)]
+fn race_against_bare_king(pos: &Position, w: &Weights, pawns: &PawnEntry, color: Color) -> i32 {
+    let enemy = color.flip();
     let ek = pos.king_square(enemy);
     let k = pos.king_square(color);
     let tempo = (pos.side_to_move() == enemy) as i32;
