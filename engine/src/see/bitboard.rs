@@ -13,17 +13,6 @@ use crate::sliders::Sliders;
 use crate::tables::{between, direction, BISHOP_LINES, RAYS, ROOK_LINES};
 use crate::types::{Color, PieceType, Square};
 
-/// Attacker classes in the order the list form sorts them (by value; the
-/// knight and the bishop are worth the same, so they form one class whose
-/// ties go by square), the king last.
-const CLASSES: [&[PieceType]; 5] = [
-    &[PieceType::Pawn],
-    &[PieceType::Knight, PieceType::Bishop],
-    &[PieceType::Rook],
-    &[PieceType::Queen],
-    &[PieceType::King],
-];
-
 /// The board as the exchange has changed it.
 struct Exchange<'a, S: Sliders> {
     pos: &'a Position,
@@ -108,28 +97,41 @@ impl<S: Sliders> Exchange<'_, S> {
 
     /// The cheapest piece `side` may capture with, if any: by class, then by
     /// square (a8 first, the lowest index), skipping pinned pieces; the king
-    /// only when nothing can take it back.
+    /// only when nothing can take it back. The classes are the list form's
+    /// order by value: pawns; knights and bishops together (they are worth
+    /// the same, so their ties go by square); rooks; queens; the king.
     #[inline(always)]
     fn cheapest_legal(&self, side: Color) -> Option<(Square, PieceType)> {
         let mine = self.listed[side.index()];
-        for class in CLASSES {
-            let mut in_class = Bitboard::EMPTY;
-            for &kind in class {
-                in_class |= mine & self.pos.bb(side, kind);
-            }
+        if mine.is_empty() {
+            return None;
+        }
+        let of = |kind: PieceType| mine & self.pos.bb(side, kind);
+        let knights = of(PieceType::Knight);
+        // Every class but the king's, with the kind of its pieces (the
+        // minor class's kind is looked up per square).
+        let classes = [
+            (of(PieceType::Pawn), PieceType::Pawn),
+            (knights | of(PieceType::Bishop), PieceType::Bishop),
+            (of(PieceType::Rook), PieceType::Rook),
+            (of(PieceType::Queen), PieceType::Queen),
+        ];
+        for (in_class, kind) in classes {
             for sq in in_class {
-                let kind = self.pos.piece_on(sq).kind();
-                if kind == PieceType::King {
-                    let safe = self.listed[side.flip().index()].is_empty()
-                        && !self.xray_behind(sq).is_some_and(|x| self.pos.piece_on(x).color() != side);
-                    return safe.then_some((sq, kind));
-                }
                 if !self.exposes_king(sq, side) {
+                    let kind = if knights.has(sq) { PieceType::Knight } else { kind };
                     return Some((sq, kind));
                 }
             }
         }
-        None
+        let king = of(PieceType::King);
+        if king.is_empty() {
+            return None;
+        }
+        let sq = king.lsb();
+        let safe = self.listed[side.flip().index()].is_empty()
+            && !self.xray_behind(sq).is_some_and(|x| self.pos.piece_on(x).color() != side);
+        safe.then_some((sq, PieceType::King))
     }
 }
 
