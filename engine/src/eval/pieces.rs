@@ -145,16 +145,19 @@ pub fn rook_mobility(
     let mobility = w.rook_mobility[(m.mobility as usize).min(14)] * (62 - enemy_army) / 31;
     let best = w.rook_best_ray[(m.best_ray as usize).min(7)];
     let connected = w.rook_connected_rank * m.connected_rank as i32 + w.rook_connected_file * m.connected_file as i32;
-    let king = pos.king_square(color);
-    let king_side = sq.file() > king.file();
-    let right = if king_side { CastleRights::king_side(color) } else { CastleRights::queen_side(color) };
-    // Boxed in: rook and king on the back rank, the rook in the corner beyond
-    // the king, and no castling right left to free it.
-    let boxed = sq.relative_rank(color) == 0
-        && king.relative_rank(color) == 0
-        && ((king.file() >= 4 && king_side) || (king.file() <= 3 && !king_side))
-        && !pos.castling().has(right);
-    let trapped = if boxed && m.mobility <= 3 { -w.rook_trapped } else { 0 };
+    // Boxed in (only a rook with little mobility is looked at): rook and
+    // king on the back rank, the rook in the corner beyond the king, and no
+    // castling right left to free it.
+    let boxed = || {
+        let king = pos.king_square(color);
+        let king_side = sq.file() > king.file();
+        let right = if king_side { CastleRights::king_side(color) } else { CastleRights::queen_side(color) };
+        sq.relative_rank(color) == 0
+            && king.relative_rank(color) == 0
+            && ((king.file() >= 4 && king_side) || (king.file() <= 3 && !king_side))
+            && !pos.castling().has(right)
+    };
+    let trapped = if m.mobility <= 3 && boxed() { -w.rook_trapped } else { 0 };
     (mobility, best, connected, trapped)
 }
 
