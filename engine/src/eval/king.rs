@@ -109,8 +109,9 @@ pub fn safety<V: AttackView>(
     let pattern_weight = w.king_attack_pattern[pattern as usize];
     counter += pattern_weight;
 
+    // The zone lies inside the ring, so the ring's attacked squares answer.
     let zone = KING_ATTACKS[k.index()] & !pos.color_bb(color);
-    let flights = (zone & !view.attacked(pos, enemy, zone, DIRECT_BITS)).count() as u8;
+    let flights = (zone & !attacked).count() as u8;
     if pattern_weight >= w.king_strong_pattern && flights <= 1 {
         counter += w.king_few_flights;
     }
