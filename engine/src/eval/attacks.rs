@@ -94,6 +94,22 @@ pub trait AttackView {
 
     /// The OR of `color`'s words over the squares of `mask`.
     fn union(&self, pos: &Position, color: Color, mask: Bitboard) -> u32;
+
+    /// The squares of `attacked` (pieces of `color` the enemy attacks
+    /// directly) whose piece is en prise: the enemy [`controls`] the square
+    /// against `color` for that piece's value. Square by square from the
+    /// words unless the view knows a faster way.
+    #[inline(always)]
+    fn en_prise(&self, pos: &Position, color: Color, attacked: Bitboard) -> Bitboard {
+        let enemy = color.flip();
+        let mut out = Bitboard::EMPTY;
+        for sq in attacked {
+            if controls(self.word(pos, sq, enemy), self.word(pos, sq, color), pos.piece_on(sq).kind().value()) {
+                out = out.with(sq);
+            }
+        }
+        out
+    }
 }
 
 /// Reads the mailbox attack words, square by square.
@@ -140,7 +156,31 @@ impl Accumulators {
     }
 }
 
+// `Accumulators::en_prise` decides by class sets what `controls` decides by
+// values; it holds while the classes keep this order of value.
+const _: () = {
+    let v = crate::types::PIECE_VALUES;
+    let (pawn, knight, bishop, rook, queen, king) = (v[0], v[1], v[2], v[3], v[4], v[5]);
+    assert!(pawn < knight && knight == bishop && bishop < rook && rook < queen && queen < king);
+};
+
 impl AttackView for Accumulators {
+    /// Set-wise: a piece attacked by anything is en prise when nothing of
+    /// its own side defends it, when an enemy pawn attacks it (every piece
+    /// is worth more), when it is a rook or queen and an enemy minor
+    /// attacks it, or when it is a queen and an enemy rook attacks it — the
+    /// cheapest attacker is worth less exactly when some attacker class is.
+    #[inline(always)]
+    fn en_prise(&self, pos: &Position, color: Color, attacked: Bitboard) -> Bitboard {
+        let (c, e) = (color.index(), color.flip().index());
+        let defended = self.pawn[c] | self.minor[c] | self.rook[c] | self.queen[c] | self.king[c];
+        attacked
+            & (!defended
+                | self.pawn[e]
+                | (pos.rook_likes(color) & self.minor[e])
+                | (pos.bb(color, PieceType::Queen) & self.rook[e]))
+    }
+
     /// Builds the word from the accumulators, branch-free.
     #[inline(always)]
     fn word(&self, _: &Position, sq: Square, color: Color) -> u32 {

@@ -29,7 +29,7 @@ use crate::bitboard::Bitboard;
 use crate::defects::DefectCounter;
 use crate::position::Position;
 use crate::types::{Color, PieceType, Square};
-use attacks::{controls, record_king_attacks, record_pawn_attacks, Accumulators, AttackView, WordsView};
+use attacks::{record_king_attacks, record_pawn_attacks, Accumulators, AttackView, WordsView};
 #[allow(unused_imports)]
 use counters::{timed, EvalCounters, Phase};
 use hash::{HashTable, Keyed};
@@ -449,11 +449,7 @@ fn records<V: AttackView>(pos: &Position, view: &V, zero_mobility: Bitboard) -> 
         let pieces = pos.color_bb(c) & !pos.bb(c, PieceType::Pawn) & !pos.bb(c, PieceType::King);
         let attacked = view.attacked(pos, enemy, pieces, attacks::DIRECT_BITS);
         r.trapped[c.index()] = attacked & zero_mobility;
-        for sq in attacked {
-            if controls(view.word(pos, sq, enemy), view.word(pos, sq, c), pos.piece_on(sq).kind().value()) {
-                r.en_prise[c.index()] = r.en_prise[c.index()].with(sq);
-            }
-        }
+        r.en_prise[c.index()] = view.en_prise(pos, c, attacked);
     }
     r
 }
