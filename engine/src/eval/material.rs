@@ -87,7 +87,14 @@ pub fn lone_bishop_wings(pos: &Position, w: &Weights, color: Color) -> i32 {
 /// Scale a White-relative `score` for drawish material. Returns the scaled
 /// score; exact integer arithmetic so it is colour-symmetric.
 pub fn scale(pos: &Position, score: i32) -> i32 {
-    match scale_divisor(pos, if score > 0 { Color::White } else { Color::Black }) {
+    divide(score, scale_divisor(pos, if score > 0 { Color::White } else { Color::Black }))
+}
+
+/// `score` divided by a [`scale_divisor`] (1, 2 or 8), each a constant
+/// division rather than one by a variable.
+#[inline(always)]
+fn divide(score: i32, divisor: u8) -> i32 {
+    match divisor {
         1 => score,
         2 => score / 2,
         _ => score / 8,
@@ -180,11 +187,7 @@ impl MaterialEntry {
     /// [`scale`] from the entry.
     #[inline(always)]
     pub fn scale(&self, score: i32) -> i32 {
-        match self.divisor[if score > 0 { 0 } else { 1 }] {
-            1 => score,
-            2 => score / 2,
-            _ => score / 8,
-        }
+        divide(score, self.divisor[if score > 0 { 0 } else { 1 }])
     }
 }
 

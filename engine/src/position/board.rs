@@ -1,9 +1,9 @@
 //! The three board primitives. Every board change goes through `slide`
 //! (move a piece to an empty square), `lift` (remove a piece) and `place`
 //! (add a piece). Each updates the mailbox cell, the piece list, counts,
-//! material and the material key, bitboards and, when `HASH` is true, the full and pawn keys, all
-//! together. Make uses `HASH = true`; unmake uses the `false` twins and
-//! restores the saved keys instead.
+//! material and the material key, bitboards and, when `HASH` is true, the
+//! full and pawn keys, all together. Make uses `HASH = true`; unmake uses
+//! the `false` twins and restores the saved keys instead.
 
 use super::{material_unit, zobrist, Position};
 use crate::bitboard::Bitboard;

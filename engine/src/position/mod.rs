@@ -426,19 +426,12 @@ impl Position {
     pub fn insufficient_material(&self) -> bool {
         // Pawns, rooks or queens on either side: the material key's nibbles
         // answer with one test.
-        const PAWNS_ROOKS_QUEENS: u64 = {
-            let mut mask = 0;
-            let mut c = 0;
-            while c < 2 {
-                let color = if c == 0 { Color::White } else { Color::Black };
-                let units = material_unit(color, PieceType::Pawn, 0)
-                    | material_unit(color, PieceType::Rook, 0)
-                    | material_unit(color, PieceType::Queen, 0);
-                mask |= 0xF * units;
-                c += 1;
-            }
-            mask
-        };
+        const fn pawns_rooks_queens(color: Color) -> u64 {
+            material_unit(color, PieceType::Pawn, 0)
+                | material_unit(color, PieceType::Rook, 0)
+                | material_unit(color, PieceType::Queen, 0)
+        }
+        const PAWNS_ROOKS_QUEENS: u64 = 0xF * (pawns_rooks_queens(Color::White) | pawns_rooks_queens(Color::Black));
         if self.material_key & PAWNS_ROOKS_QUEENS != 0 {
             return false;
         }
