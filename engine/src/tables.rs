@@ -189,10 +189,27 @@ pub fn line(a: Square, b: Square) -> Bitboard {
 /// Chebyshev (king-step) distance.
 #[inline(always)]
 pub fn distance(a: Square, b: Square) -> u8 {
-    let df = (a.file() as i8 - b.file() as i8).unsigned_abs();
-    let dr = (a.rank() as i8 - b.rank() as i8).unsigned_abs();
-    df.max(dr)
+    DISTANCE[a.index()][b.index()]
 }
+
+/// [`distance`] for every pair of squares: one load instead of two
+/// subtractions, two absolute values and a max in the evaluation's terms.
+static DISTANCE: [[u8; 64]; 64] = {
+    let mut t = [[0u8; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut b = 0;
+        while b < 64 {
+            let df = (a % 8) as i32 - (b % 8) as i32;
+            let dr = (a / 8) as i32 - (b / 8) as i32;
+            let (df, dr) = (df.abs(), dr.abs());
+            t[a][b] = if df > dr { df } else { dr } as u8;
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
 
 /// The eight ray directions, in [`QUEEN_DELTAS`] order: N, S, E, W (rook
 /// rays, indices 0..4), then NE, NW, SE, SW (bishop rays, 4..8).
@@ -271,9 +288,27 @@ static DIFF_DIRECTION: [u8; 240] = {
 /// they share no line.
 #[inline(always)]
 pub fn direction(from: Square, to: Square) -> Option<usize> {
-    let d = DIFF_DIRECTION[Square88::diff_index(from.to_88(), to.to_88())];
+    let d = SQUARE_DIRECTION[from.index()][to.index()];
     (d < 8).then_some(d as usize)
 }
+
+/// [`DIFF_DIRECTION`] by pairs of 64-index squares, so [`direction`] needs
+/// no 0x88 conversion (SEE's x-ray and pin tests, the mobility chains).
+static SQUARE_DIRECTION: [[u8; 64]; 64] = {
+    let mut t = [[8u8; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut b = 0;
+        while b < 64 {
+            let from = (a / 8) * 16 + a % 8;
+            let to = (b / 8) * 16 + b % 8;
+            t[a][b] = DIFF_DIRECTION[to + 119 - from];
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
 
 /// The squares beyond `through` on the ray from `from` through it, to the
 /// edge. Empty when the two share no line.
@@ -328,6 +363,26 @@ mod tests {
                 }
             }
         }
+        // Off every ray: no direction (the square itself included).
+        for s in Square::all() {
+            for t in Square::all() {
+                let on_a_ray = RAYS.iter().any(|rays| rays[s.index()].has(t));
+                assert_eq!(direction(s, t).is_some(), on_a_ray, "{s} {t}");
+            }
+        }
+    }
+
+    #[test]
+    fn distance_is_the_king_step_count() {
+        for a in Square::all() {
+            for b in Square::all() {
+                let df = (a.file() as i32 - b.file() as i32).abs();
+                let dr = (a.rank() as i32 - b.rank() as i32).abs();
+                assert_eq!(distance(a, b) as i32, df.max(dr), "{a} {b}");
+            }
+        }
+        assert_eq!(distance(sq("a1"), sq("h8")), 7);
+        assert_eq!(distance(sq("e4"), sq("f6")), 2);
     }
 
     #[test]

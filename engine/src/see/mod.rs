@@ -18,6 +18,7 @@ pub mod lists;
 pub use bitboard::see_bitboard;
 pub use lists::see;
 
+use crate::fixed_vec::FixedVec;
 use crate::moves::Move;
 use crate::types::PieceType;
 
@@ -29,10 +30,11 @@ const QUEEN_BONUS: i32 = PieceType::Queen.value() - PieceType::Pawn.value();
 
 /// The swap list both forms keep: what each capture in turn gains for the
 /// side making it, folded at the end with min/max (either side may stop
-/// capturing).
+/// capturing). A `FixedVec`, so starting an exchange writes no array.
 struct Gains {
-    gain: [i32; MAX_EXCHANGE],
-    len: usize,
+    gain: FixedVec<i32, MAX_EXCHANGE>,
+    /// The last gain pushed.
+    last: i32,
     /// The value of the piece now standing on the target.
     at_stake: i32,
     /// The target is on the first or last rank: a pawn capturing there
@@ -47,44 +49,41 @@ impl Gains {
     fn first(m: Move) -> Gains {
         let to = m.to();
         let captured = m.captured();
-        let mut g = Gains {
-            gain: [0; MAX_EXCHANGE],
-            len: 1,
-            at_stake: m.moved().kind().value(),
-            promotion_square: to.rank() == 0 || to.rank() == 7,
-        };
-        g.gain[0] = if captured.is_empty() { 0 } else { captured.kind().value() };
+        let mut first = if captured.is_empty() { 0 } else { captured.kind().value() };
+        let mut at_stake = m.moved().kind().value();
         if m.is_promotion() {
             let promoted = m.promotion().kind().value();
-            g.gain[0] += promoted - PieceType::Pawn.value();
-            g.at_stake = promoted;
+            first += promoted - PieceType::Pawn.value();
+            at_stake = promoted;
         }
-        g
+        let mut gain = FixedVec::new();
+        gain.push(first);
+        Gains { gain, last: first, at_stake, promotion_square: to.rank() == 0 || to.rank() == 7 }
     }
 
     /// Room for another capture?
     #[inline(always)]
     fn has_room(&self) -> bool {
-        self.len < MAX_EXCHANGE
+        !self.gain.is_full()
     }
 
     /// The next capture, by a piece of `kind` worth `value`.
     #[inline(always)]
     fn capture(&mut self, kind: PieceType, value: i32) {
         let bonus = if self.promotion_square && kind == PieceType::Pawn { QUEEN_BONUS } else { 0 };
-        self.gain[self.len] = self.at_stake + bonus - self.gain[self.len - 1];
+        self.last = self.at_stake + bonus - self.last;
+        self.gain.push(self.last);
         self.at_stake = value + bonus;
-        self.len += 1;
     }
 
     /// The first move's value once every capture may be declined.
     #[inline(always)]
-    fn resolve(mut self) -> i32 {
-        let mut d = self.len - 1;
-        while d > 0 {
-            self.gain[d - 1] = -(-self.gain[d - 1]).max(self.gain[d]);
-            d -= 1;
+    fn resolve(self) -> i32 {
+        let g = self.gain.as_slice();
+        let mut best = self.last;
+        for &earlier in g[..g.len() - 1].iter().rev() {
+            best = -(-earlier).max(best);
         }
-        self.gain[0]
+        best
     }
 }
