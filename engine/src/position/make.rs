@@ -52,6 +52,7 @@ impl Position {
     }
 
     /// Play `m`, which must be legal in this position.
+    #[inline(always)]
     pub fn make(&mut self, m: Move) {
         let us = self.side;
         let them = us.flip();
@@ -113,6 +114,7 @@ impl Position {
 
     /// Take back the last move made with [`make`](Self::make) and return it.
     /// Panics if no move was made (a programming error).
+    #[inline(always)]
     pub fn unmake(&mut self) -> Move {
         let undo = self.history.pop().expect("unmake without a move to take back");
         let m = undo.mv;
