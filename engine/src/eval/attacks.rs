@@ -95,6 +95,21 @@ pub trait AttackView {
     /// The OR of `color`'s words over the squares of `mask`.
     fn union(&self, pos: &Position, color: Color, mask: Bitboard) -> u32;
 
+    /// The squares of `mask` that `attacker` [`controls`] against the other
+    /// side for a piece worth `value`. Square by square from the words
+    /// unless the view knows a faster way.
+    #[inline(always)]
+    fn controlled(&self, pos: &Position, attacker: Color, mask: Bitboard, value: i32) -> Bitboard {
+        let defender = attacker.flip();
+        let mut out = Bitboard::EMPTY;
+        for sq in mask {
+            if controls(self.word(pos, sq, attacker), self.word(pos, sq, defender), value) {
+                out = out.with(sq);
+            }
+        }
+        out
+    }
+
     /// The squares of `attacked` (pieces of `color` the enemy attacks
     /// directly) whose piece is en prise: the enemy [`controls`] the square
     /// against `color` for that piece's value. Square by square from the
@@ -165,6 +180,7 @@ const _: () = {
 };
 
 impl AttackView for Accumulators {
+    /// For knights, bishops, rooks and queens (what the records ask about).
     /// Set-wise: a piece attacked by anything is en prise when nothing of
     /// its own side defends it, when an enemy pawn attacks it (every piece
     /// is worth more), when it is a rook or queen and an enemy minor
@@ -179,6 +195,22 @@ impl AttackView for Accumulators {
                 | self.pawn[e]
                 | (pos.rook_likes(color) & self.minor[e])
                 | (pos.bb(color, PieceType::Queen) & self.rook[e]))
+    }
+
+    /// Set-wise: attacked directly, and either not defended directly or
+    /// attacked by a class worth less than `value` (then the cheapest
+    /// attacker is, as [`controls`] asks).
+    #[inline(always)]
+    fn controlled(&self, _: &Position, attacker: Color, mask: Bitboard, value: i32) -> Bitboard {
+        let (a, d) = (attacker.index(), attacker.flip().index());
+        let direct = |c: usize| self.pawn[c] | self.minor[c] | self.rook[c] | self.queen[c] | self.king[c];
+        let cheaper = |kind: PieceType, b: Bitboard| if kind.value() < value { b } else { Bitboard::EMPTY };
+        let cheaper_attacks = cheaper(PieceType::Pawn, self.pawn[a])
+            | cheaper(PieceType::Knight, self.minor[a])
+            | cheaper(PieceType::Rook, self.rook[a])
+            | cheaper(PieceType::Queen, self.queen[a])
+            | cheaper(PieceType::King, self.king[a]);
+        mask & direct(a) & (!direct(d) | cheaper_attacks)
     }
 
     /// Builds the word from the accumulators, branch-free.
@@ -289,5 +321,37 @@ pub fn record_king_attacks(pos: &mut Position, acc: &mut Accumulators, words: bo
         if accs {
             acc.king[color.index()] = att;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::mobility::{attack_state_before, MobilityInputs};
+    use crate::randpos::random_positions;
+
+    /// Both views hold the same attacks (pawns, minors, rooks and kings), so their set-wise and square-by-square answers
+    /// must agree for every piece value.
+    #[test]
+    fn controlled_and_en_prise_agree_between_the_views() {
+        let mut checked = 0;
+        for mut pos in random_positions(1500, 0xC0A7) {
+            let inputs = MobilityInputs::new(&pos, [Bitboard::EMPTY; 2]);
+            let mut acc = attack_state_before(&mut pos, &inputs, PieceType::Queen);
+            record_king_attacks(&mut pos, &mut acc, true, true);
+            for color in Color::ALL {
+                for kind in PieceType::ALL {
+                    let v = kind.value();
+                    let words = WordsView.controlled(&pos, color, Bitboard::FULL, v);
+                    assert_eq!(acc.controlled(&pos, color, Bitboard::FULL, v), words, "{kind:?} {}", pos.to_fen());
+                    checked += words.count();
+                }
+                // The records ask about knights, bishops, rooks and queens.
+                let pieces = pos.color_bb(color) & !pos.kind_bb(PieceType::Pawn) & !pos.kind_bb(PieceType::King);
+                let attacked = WordsView.attacked(&pos, color.flip(), pieces, DIRECT_BITS);
+                assert_eq!(acc.en_prise(&pos, color, attacked), WordsView.en_prise(&pos, color, attacked));
+            }
+        }
+        assert!(checked > 10_000, "the positions exercise control ({checked} squares)");
     }
 }

@@ -3,7 +3,7 @@
 //! after the pieces, the terms that need full attack information: the stop
 //! square blockaded or controlled, king distances, and piece superiority.
 
-use super::attacks::{controls, AttackView};
+use super::attacks::AttackView;
 use super::material::MaterialEntry;
 use super::pawns::PawnEntry;
 use super::pieces::forward_square;
@@ -61,12 +61,18 @@ pub fn with_attacks<V: AttackView>(
     let ek = pos.king_square(enemy);
     let more_pieces = mat.pieces[color.index()] > mat.pieces[enemy.index()];
     let mut score = 0;
-    for p in pawns.passers[color.index()] {
+    let passers = pawns.passers[color.index()];
+    if passers.is_empty() {
+        return 0;
+    }
+    // Stop squares the enemy controls against a pawn arriving there.
+    let held = view.controlled(pos, enemy, passers.forward(color), PieceType::Pawn.value());
+    for p in passers {
         let r = p.relative_rank(color) as usize;
         let Some(stop) = forward_square(color, p) else { continue };
         if pos.color_bb(enemy).has(stop) {
             score -= w.passer_blockaded[r];
-        } else if !controls(view.word(pos, stop, enemy), view.word(pos, stop, color), PieceType::Pawn.value()) {
+        } else if !held.has(stop) {
             score += w.passer_stop_free[r];
         }
         let lead = distance(ek, stop) as i32 - distance(k, stop) as i32;
