@@ -188,8 +188,8 @@ impl AttackView for Accumulators {
     /// cheapest attacker is worth less exactly when some attacker class is.
     #[inline(always)]
     fn en_prise(&self, pos: &Position, color: Color, attacked: Bitboard) -> Bitboard {
-        let (c, e) = (color.index(), color.flip().index());
-        let defended = self.pawn[c] | self.minor[c] | self.rook[c] | self.queen[c] | self.king[c];
+        let e = color.flip().index();
+        let defended = self.select(color, DIRECT_BITS);
         attacked
             & (!defended
                 | self.pawn[e]
@@ -202,15 +202,14 @@ impl AttackView for Accumulators {
     /// attacker is, as [`controls`] asks).
     #[inline(always)]
     fn controlled(&self, _: &Position, attacker: Color, mask: Bitboard, value: i32) -> Bitboard {
-        let (a, d) = (attacker.index(), attacker.flip().index());
-        let direct = |c: usize| self.pawn[c] | self.minor[c] | self.rook[c] | self.queen[c] | self.king[c];
+        let a = attacker.index();
         let cheaper = |kind: PieceType, b: Bitboard| if kind.value() < value { b } else { Bitboard::EMPTY };
         let cheaper_attacks = cheaper(PieceType::Pawn, self.pawn[a])
             | cheaper(PieceType::Knight, self.minor[a])
             | cheaper(PieceType::Rook, self.rook[a])
             | cheaper(PieceType::Queen, self.queen[a])
             | cheaper(PieceType::King, self.king[a]);
-        mask & direct(a) & (!direct(d) | cheaper_attacks)
+        mask & self.select(attacker, DIRECT_BITS) & (!self.select(attacker.flip(), DIRECT_BITS) | cheaper_attacks)
     }
 
     /// Builds the word from the accumulators, branch-free.
@@ -330,8 +329,9 @@ mod tests {
     use crate::eval::mobility::{attack_state_before, MobilityInputs};
     use crate::randpos::random_positions;
 
-    /// Both views hold the same attacks (pawns, minors, rooks and kings), so their set-wise and square-by-square answers
-    /// must agree for every piece value.
+    /// Both views hold the same attacks (pawns, minors, rooks and kings),
+    /// so their set-wise and square-by-square answers must agree for every
+    /// piece value.
     #[test]
     fn controlled_and_en_prise_agree_between_the_views() {
         let mut checked = 0;
