@@ -214,23 +214,30 @@ impl Default for Killers {
 /// in ±[`HISTORY_MAX`] that rises for quiet moves that cut off and falls for
 /// quiet moves searched before the one that did.
 pub struct History {
-    table: [[i32; 128]; 16],
+    /// Indexed by the move's bits 8-19, its destination (0x88) and moved
+    /// piece code side by side, so a lookup is one shift and mask.
+    table: [i32; 1 << 12],
 }
 
 pub const HISTORY_MAX: i32 = 1 << 14;
 
 impl History {
     pub fn new() -> History {
-        History { table: [[0; 128]; 16] }
+        History { table: [0; 1 << 12] }
     }
 
     pub fn clear(&mut self) {
-        self.table = [[0; 128]; 16];
+        self.table = [0; 1 << 12];
+    }
+
+    #[inline(always)]
+    fn index(m: Move) -> usize {
+        (m.raw() >> 8) as usize & 0xFFF
     }
 
     #[inline(always)]
     pub fn get(&self, m: Move) -> i32 {
-        self.table[m.moved().index()][m.to().index()]
+        self.table[History::index(m)]
     }
 
     /// Move the entry towards ±HISTORY_MAX by `bonus` (gravity keeps it in
@@ -238,7 +245,7 @@ impl History {
     #[inline(always)]
     pub fn update(&mut self, m: Move, bonus: i32) {
         let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let e = &mut self.table[m.moved().index()][m.to().index()];
+        let e = &mut self.table[History::index(m)];
         *e += bonus - *e * bonus.abs() / HISTORY_MAX;
     }
 }
