@@ -378,7 +378,7 @@ impl Position {
 
     /// Is the side to move in check? Cheapest attackers first, stopping at
     /// the first hit (a king never gives check).
-    #[inline]
+    #[inline(always)]
     pub fn in_check(&self) -> bool {
         let us = self.side;
         let them = us.flip();
