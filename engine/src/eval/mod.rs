@@ -57,12 +57,8 @@ pub struct EvalConfig {
 }
 
 impl Default for EvalConfig {
-    /// The eval hash is 1 MiB: in callgrind's cache model at bench depth 7
-    /// it cut bitboard instructions per node 4.7% against 256 KiB with
-    /// little more last-level traffic, while 4 and 16 MiB bought a further
-    /// 1-2% for three to four times the misses.
     fn default() -> EvalConfig {
-        EvalConfig { eval_hash_bytes: 1 << 20, pawn_hash_bytes: 1 << 21, material_hash_bytes: 1 << 15, lazy: true }
+        EvalConfig { eval_hash_bytes: 1 << 18, pawn_hash_bytes: 1 << 21, material_hash_bytes: 1 << 15, lazy: true }
     }
 }
 
