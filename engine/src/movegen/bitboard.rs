@@ -208,7 +208,7 @@ fn generate<S: Sliders, K: Sink, const TACTICAL: bool>(pos: &Position, sink: &mu
     let without_king = occ.without(king);
     let mut safe = Bitboard::EMPTY;
     for to in king_targets {
-        if pos.attackers_to_by::<S>(to, them, without_king).is_empty() {
+        if !pos.is_attacked_by::<S>(to, them, without_king) {
             safe = safe.with(to);
         }
     }
@@ -251,7 +251,7 @@ fn generate<S: Sliders, K: Sink, const TACTICAL: bool>(pos: &Position, sink: &mu
     let back = if us == Color::White { 0 } else { 7 };
     let sq = |file: u8| Square::new(file, back);
     let king_piece = Piece::new(us, PieceType::King);
-    let attacked = |s: Square| pos.attackers_to_by::<S>(s, them, occ).is_nonempty();
+    let attacked = |s: Square| pos.is_attacked_by::<S>(s, them, occ);
     if rights.has(CastleRights::king_side(us))
         && (occ & (Bitboard::from_square(sq(5)) | Bitboard::from_square(sq(6)))).is_empty()
         && !attacked(sq(5))

@@ -369,6 +369,26 @@ impl Position {
         pawns | knights | kings | rooks | bishops
     }
 
+    /// Does `by` attack `sq` given occupancy `occupied`? The yes/no form of
+    /// [`attackers_to_by`](Self::attackers_to_by): cheapest tests first,
+    /// stopping at the first hit.
+    #[inline(always)]
+    pub fn is_attacked_by<S: Sliders>(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
+        let i = sq.index();
+        if (PAWN_ATTACKS[by.flip().index()][i] & self.bb(by, PieceType::Pawn)).is_nonempty()
+            || (KNIGHT_ATTACKS[i] & self.bb(by, PieceType::Knight)).is_nonempty()
+            || (KING_ATTACKS[i] & self.bb(by, PieceType::King)).is_nonempty()
+        {
+            return true;
+        }
+        let rooks = self.rook_likes(by) & ROOK_LINES[i];
+        if rooks.is_nonempty() && (S::rook(sq, occupied) & rooks).is_nonempty() {
+            return true;
+        }
+        let bishops = self.bishop_likes(by) & BISHOP_LINES[i];
+        bishops.is_nonempty() && (S::bishop(sq, occupied) & bishops).is_nonempty()
+    }
+
     /// Enemy pieces giving check to the side to move.
     #[inline]
     pub fn checkers(&self) -> Bitboard {
