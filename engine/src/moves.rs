@@ -68,6 +68,13 @@ impl Move {
         Square88::from_raw((self.0 >> 8) as u8)
     }
 
+    /// Bits 8-19, the destination (0x88) and the moved piece's code side
+    /// by side: a 12-bit index distinct for every (piece, destination).
+    #[inline(always)]
+    pub const fn piece_to_index(self) -> usize {
+        (self.0 >> 8) as usize & 0xFFF
+    }
+
     #[inline(always)]
     pub fn moved(self) -> Piece {
         Piece::from_code_or_empty(((self.0 >> 16) & 15) as u8)

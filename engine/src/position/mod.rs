@@ -374,13 +374,21 @@ impl Position {
     /// stopping at the first hit.
     #[inline(always)]
     pub fn is_attacked_by<S: Sliders>(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
+        self.attacked_by::<S, true>(sq, by, occupied)
+    }
+
+    /// [`is_attacked_by`](Self::is_attacked_by), testing the enemy king only
+    /// when `KINGS` (a king never gives check, so `in_check` skips it).
+    #[inline(always)]
+    fn attacked_by<S: Sliders, const KINGS: bool>(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
         let i = sq.index();
         if (PAWN_ATTACKS[by.flip().index()][i] & self.bb(by, PieceType::Pawn)).is_nonempty()
             || (KNIGHT_ATTACKS[i] & self.bb(by, PieceType::Knight)).is_nonempty()
-            || (KING_ATTACKS[i] & self.bb(by, PieceType::King)).is_nonempty()
+            || (KINGS && (KING_ATTACKS[i] & self.bb(by, PieceType::King)).is_nonempty())
         {
             return true;
         }
+        // Probe a slider table only when such a slider shares a line.
         let rooks = self.rook_likes(by) & ROOK_LINES[i];
         if rooks.is_nonempty() && (S::rook(sq, occupied) & rooks).is_nonempty() {
             return true;
@@ -400,28 +408,14 @@ impl Position {
     /// the first hit (a king never gives check).
     #[inline(always)]
     pub fn in_check(&self) -> bool {
-        let us = self.side;
-        let them = us.flip();
-        let k = self.king_square(us);
-        let i = k.index();
-        if (PAWN_ATTACKS[us.index()][i] & self.bb(them, PieceType::Pawn)).is_nonempty()
-            || (KNIGHT_ATTACKS[i] & self.bb(them, PieceType::Knight)).is_nonempty()
-        {
-            return true;
-        }
-        // Probe only when an enemy slider shares a line with the king.
-        let rooks = self.rook_likes(them) & ROOK_LINES[i];
-        if rooks.is_nonempty() && (FastSliders::rook(k, self.occupied) & rooks).is_nonempty() {
-            return true;
-        }
-        let bishops = self.bishop_likes(them) & BISHOP_LINES[i];
-        bishops.is_nonempty() && (FastSliders::bishop(k, self.occupied) & bishops).is_nonempty()
+        let them = self.side.flip();
+        self.attacked_by::<FastSliders, false>(self.king_square(self.side), them, self.occupied)
     }
 
     /// Is `color`'s king attacked?
     #[inline]
     pub fn king_attacked(&self, color: Color) -> bool {
-        self.attackers_to_by::<FastSliders>(self.king_square(color), color.flip(), self.occupied).is_nonempty()
+        self.is_attacked_by::<FastSliders>(self.king_square(color), color.flip(), self.occupied)
     }
 
     // ----- draws -----

@@ -214,30 +214,27 @@ impl Default for Killers {
 /// in ±[`HISTORY_MAX`] that rises for quiet moves that cut off and falls for
 /// quiet moves searched before the one that did.
 pub struct History {
-    /// Indexed by the move's bits 8-19, its destination (0x88) and moved
-    /// piece code side by side, so a lookup is one shift and mask.
-    table: [i32; 1 << 12],
+    /// Indexed by [`Move::piece_to_index`]: one shift and mask per lookup.
+    table: [i32; HISTORY_SLOTS],
 }
+
+/// Slots of the history table: every value of [`Move::piece_to_index`].
+const HISTORY_SLOTS: usize = 1 << 12;
 
 pub const HISTORY_MAX: i32 = 1 << 14;
 
 impl History {
     pub fn new() -> History {
-        History { table: [0; 1 << 12] }
+        History { table: [0; HISTORY_SLOTS] }
     }
 
     pub fn clear(&mut self) {
-        self.table = [0; 1 << 12];
-    }
-
-    #[inline(always)]
-    fn index(m: Move) -> usize {
-        (m.raw() >> 8) as usize & 0xFFF
+        self.table = [0; HISTORY_SLOTS];
     }
 
     #[inline(always)]
     pub fn get(&self, m: Move) -> i32 {
-        self.table[History::index(m)]
+        self.table[m.piece_to_index()]
     }
 
     /// Move the entry towards ±HISTORY_MAX by `bonus` (gravity keeps it in
@@ -245,7 +242,7 @@ impl History {
     #[inline(always)]
     pub fn update(&mut self, m: Move, bonus: i32) {
         let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let e = &mut self.table[History::index(m)];
+        let e = &mut self.table[m.piece_to_index()];
         *e += bonus - *e * bonus.abs() / HISTORY_MAX;
     }
 }
