@@ -35,6 +35,15 @@ impl<T: Copy, const N: usize> FixedVec<T, N> {
         }
     }
 
+    /// An appender that keeps the length in a local (a register, once
+    /// inlined) until it is dropped: a loop of pushes through `&mut self`
+    /// reloads and stores `len` on every push, since LLVM cannot prove the
+    /// item stores leave it alone.
+    #[inline(always)]
+    pub fn appender(&mut self) -> Appender<'_, T, N> {
+        Appender { len: self.len, items: &mut self.items, len_out: &mut self.len }
+    }
+
     #[inline(always)]
     pub fn len(&self) -> usize {
         self.len
@@ -79,6 +88,31 @@ impl<T: Copy, const N: usize> FixedVec<T, N> {
         s.copy_within(index + 1.., index);
         self.len -= 1;
         item
+    }
+}
+
+/// Pushes onto a [`FixedVec`], writing the length back when dropped. Like
+/// [`FixedVec::push`], a push past the capacity is ignored.
+pub struct Appender<'a, T: Copy, const N: usize> {
+    items: &'a mut [MaybeUninit<T>; N],
+    len: usize,
+    len_out: &'a mut usize,
+}
+
+impl<T: Copy, const N: usize> Appender<'_, T, N> {
+    #[inline(always)]
+    pub fn push(&mut self, item: T) {
+        if let Some(slot) = self.items.get_mut(self.len) {
+            slot.write(item);
+            self.len += 1;
+        }
+    }
+}
+
+impl<T: Copy, const N: usize> Drop for Appender<'_, T, N> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        *self.len_out = self.len;
     }
 }
 
@@ -138,5 +172,21 @@ mod tests {
         v.clear();
         assert_eq!(c.len(), 3);
         assert_eq!(c[2], 3);
+    }
+
+    #[test]
+    fn appender_continues_the_list_and_writes_the_length_back() {
+        let mut v = FixedVec::<u32, 4>::new();
+        v.push(7);
+        {
+            let mut a = v.appender();
+            for i in 0..5 {
+                a.push(i);
+            }
+        }
+        assert_eq!(v.as_slice(), &[7, 0, 1, 2], "after the existing items; the overflow is ignored");
+        v.clear();
+        v.appender().push(9);
+        assert_eq!(v.as_slice(), &[9]);
     }
 }

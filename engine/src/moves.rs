@@ -198,6 +198,10 @@ pub const MAX_MOVES: usize = 256;
 /// A fixed-capacity move list on the stack.
 pub type MoveList = FixedVec<Move, MAX_MOVES>;
 
+/// Pushes onto a [`MoveList`] with the length kept in a register (see
+/// [`FixedVec::appender`]).
+pub type MoveAppender<'a> = crate::fixed_vec::Appender<'a, Move, MAX_MOVES>;
+
 impl FixedVec<Move, MAX_MOVES> {
     pub fn contains(&self, m: Move) -> bool {
         self.as_slice().contains(&m)

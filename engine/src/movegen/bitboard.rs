@@ -6,7 +6,7 @@
 
 use super::{BitboardGen, MoveGen};
 use crate::bitboard::Bitboard;
-use crate::moves::{Move, MoveList};
+use crate::moves::{Move, MoveAppender, MoveList};
 use crate::position::Position;
 use crate::sliders::Sliders;
 use crate::tables::{between, line, BISHOP_LINES, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS, ROOK_LINES};
@@ -24,7 +24,7 @@ trait Sink {
     fn one(&mut self, m: Move);
 }
 
-impl Sink for MoveList {
+impl Sink for MoveAppender<'_> {
     #[inline(always)]
     fn targets(&mut self, pos: &Position, from: Square, targets: Bitboard) {
         let f = from.to_88();
@@ -284,12 +284,12 @@ impl<S: Sliders> MoveGen for BitboardGen<S> {
 
     #[inline]
     fn legal(pos: &Position, list: &mut MoveList) {
-        generate::<S, MoveList, false>(pos, list);
+        generate::<S, _, false>(pos, &mut list.appender());
     }
 
     #[inline]
     fn tactical(pos: &Position, list: &mut MoveList) {
-        generate::<S, MoveList, true>(pos, list);
+        generate::<S, _, true>(pos, &mut list.appender());
     }
 
     #[inline]

@@ -5,7 +5,7 @@
 
 use super::{MailboxGen, MoveGen};
 use crate::attackers::mailbox::{is_attacked_after, is_attacked_mailbox};
-use crate::moves::{Move, MoveList};
+use crate::moves::{Move, MoveAppender, MoveList};
 use crate::position::Position;
 use crate::tables::{
     BISHOP_DELTAS, DIFF_STEP, KING_DELTAS, KNIGHT_DELTAS, PAWN_CAPTURES, PAWN_PUSH, QUEEN_DELTAS, ROOK_DELTAS,
@@ -127,13 +127,13 @@ fn distance(a: Square88, b: Square88) -> i32 {
     df.max(dr)
 }
 
-fn push_promotions(list: &mut MoveList, from: Square88, to: Square88, moved: Piece, captured: Piece) {
+fn push_promotions(list: &mut MoveAppender<'_>, from: Square88, to: Square88, moved: Piece, captured: Piece) {
     for kind in PieceType::PROMOTIONS {
         list.push(Move::new(from, to, moved, captured, Piece::new(moved.color(), kind), 0));
     }
 }
 
-fn pawn_moves<const TACTICAL: bool>(pos: &Position, ks: &KingSafety, list: &mut MoveList) {
+fn pawn_moves<const TACTICAL: bool>(pos: &Position, ks: &KingSafety, list: &mut MoveAppender<'_>) {
     let us = pos.side_to_move();
     let them = us.flip();
     let push = PAWN_PUSH[us.index()];
@@ -188,7 +188,7 @@ fn leaper_moves<const TACTICAL: bool>(
     ks: &KingSafety,
     from: Square88,
     deltas: &[i8],
-    list: &mut MoveList,
+    list: &mut MoveAppender<'_>,
 ) {
     let moved = pos.piece_at(from);
     let us = moved.color();
@@ -209,7 +209,7 @@ fn slider_moves<const TACTICAL: bool>(
     ks: &KingSafety,
     from: Square88,
     deltas: &[i8],
-    list: &mut MoveList,
+    list: &mut MoveAppender<'_>,
 ) {
     let moved = pos.piece_at(from);
     let us = moved.color();
@@ -239,7 +239,7 @@ fn slider_moves<const TACTICAL: bool>(
     }
 }
 
-fn king_moves<const TACTICAL: bool>(pos: &Position, ks: &KingSafety, list: &mut MoveList) {
+fn king_moves<const TACTICAL: bool>(pos: &Position, ks: &KingSafety, list: &mut MoveAppender<'_>) {
     let us = pos.side_to_move();
     let them = us.flip();
     let from = ks.king;
@@ -280,7 +280,7 @@ fn king_moves<const TACTICAL: bool>(pos: &Position, ks: &KingSafety, list: &mut 
     }
 }
 
-fn generate<const TACTICAL: bool>(pos: &Position, list: &mut MoveList) {
+fn generate<const TACTICAL: bool>(pos: &Position, list: &mut MoveAppender<'_>) {
     let us = pos.side_to_move();
     let ks = KingSafety::new(pos, us);
     king_moves::<TACTICAL>(pos, &ks, list);
@@ -303,10 +303,10 @@ impl MoveGen for MailboxGen {
     const NAME: &'static str = "mailbox";
 
     fn legal(pos: &Position, list: &mut MoveList) {
-        generate::<false>(pos, list);
+        generate::<false>(pos, &mut list.appender());
     }
 
     fn tactical(pos: &Position, list: &mut MoveList) {
-        generate::<true>(pos, list);
+        generate::<true>(pos, &mut list.appender());
     }
 }
