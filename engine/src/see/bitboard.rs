@@ -1,16 +1,18 @@
 //! SEE on bitboards: the rules of [`super::lists`] (cheapest first with ties
 //! by square, x-rays, the king-capture rule, the pinned-piece skip,
-//! promotion on the last rank), with each side's attackers kept as one
-//! bitboard and every ray walk replaced by a slider probe on the occupancy
-//! the exchange has left. Same values as the list form on every move; no
-//! allocation.
+//! promotion on the last rank) played set-wise. Both colours' attackers
+//! are one bitboard; when a piece leaves a line through the target, one
+//! slider probe from the target on the occupancy the exchange has left
+//! finds what its departure uncovers, and a pin is one probe from the
+//! piece along its king's line. Same values as the list form on every
+//! move; no allocation.
 
 use super::Gains;
 use crate::bitboard::Bitboard;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::sliders::Sliders;
-use crate::tables::{between, direction, BISHOP_LINES, RAYS, ROOK_LINES};
+use crate::tables::{between, direction, RAYS};
 use crate::types::{Color, PieceType, Square};
 
 /// The board as the exchange has changed it.
@@ -20,79 +22,82 @@ struct Exchange<'a, S: Sliders> {
     /// Occupied squares: the position's, minus those emptied by pieces that
     /// have captured (and an en-passant victim), plus the target.
     occupied: Bitboard,
-    /// Each side's attackers still waiting to capture.
-    listed: [Bitboard; 2],
-    /// Rooks and queens, and bishops and queens, of both colours: a ray
-    /// with none of them on it reveals and pins nothing, no probe needed.
+    /// Pieces of both colours attacking the target through `occupied` that
+    /// have not captured yet.
+    attackers: Bitboard,
+    /// Rooks and queens, and bishops and queens, of both colours (as they
+    /// stood before the exchange: intersect with `occupied`).
     rook_likes: Bitboard,
     bishop_likes: Bitboard,
-    /// Whether an enemy slider stands anywhere on a line through each
-    /// side's king (on an empty board); if not, no piece of that side can
-    /// be pinned.
-    pin_watch: [bool; 2],
     _sliders: std::marker::PhantomData<S>,
 }
 
 impl<S: Sliders> Exchange<'_, S> {
-    /// The nearest occupied square beyond `through` on the ray from `from`
-    /// through it, and whether a piece there slides along that line.
+    /// Sliders of both colours that move along direction `d` (see
+    /// `tables::RAYS`: the first four are orthogonal).
     #[inline(always)]
-    fn first_beyond(&self, from: Square, through: Square) -> Option<(Square, bool)> {
-        let d = direction(from, through)?;
-        let ray = RAYS[d][through.index()];
-        let orthogonal = d < 4;
-        // Only a slider's answer matters to the callers.
-        let sliders = if orthogonal { self.rook_likes } else { self.bishop_likes };
-        if (ray & sliders & self.occupied).is_empty() {
-            return None;
-        }
-        let reach = if orthogonal { S::rook(through, self.occupied) } else { S::bishop(through, self.occupied) };
-        let hit = reach & ray & self.occupied;
-        if hit.is_empty() {
-            return None;
-        }
-        let sq = hit.lsb();
-        let kind = self.pos.piece_on(sq).kind();
-        let slides =
-            kind == PieceType::Queen || if orthogonal { kind == PieceType::Rook } else { kind == PieceType::Bishop };
-        Some((sq, slides))
-    }
-
-    /// The slider a piece leaving `from` reveals behind it, seen from the
-    /// target, if any.
-    #[inline(always)]
-    fn xray_behind(&self, from: Square) -> Option<Square> {
-        match self.first_beyond(self.target, from) {
-            Some((sq, true)) if sq != self.target => Some(sq),
-            _ => None,
+    fn sliders_along(&self, d: usize) -> Bitboard {
+        if d < 4 {
+            self.rook_likes
+        } else {
+            self.bishop_likes
         }
     }
 
-    /// Empty `sq` and add the attacker it reveals to its colour's set.
+    /// Squares a slider along direction `d` on `from` reaches over
+    /// `occupied`.
     #[inline(always)]
-    fn vacate_and_reveal(&mut self, sq: Square) {
+    fn reach(d: usize, from: Square, occupied: Bitboard) -> Bitboard {
+        if d < 4 {
+            S::rook(from, occupied)
+        } else {
+            S::bishop(from, occupied)
+        }
+    }
+
+    /// The slider that would attack the target through `sq` once `sq` is
+    /// empty (`occupied` without it), as a set of at most one square:
+    /// the first piece beyond `sq` on the line from the target, if it
+    /// slides that way. The path from the target to `sq` is always clear
+    /// (`sq` held an attacker, or the moving piece, or the en-passant
+    /// victim next to the target), so a probe from the target sees it.
+    #[inline(always)]
+    fn uncovered_by(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+        let Some(d) = direction(self.target, sq) else {
+            return Bitboard::EMPTY; // a knight's square: on no line
+        };
+        let behind = RAYS[d][self.target.index()] & self.sliders_along(d) & occupied;
+        if behind.is_empty() {
+            return Bitboard::EMPTY;
+        }
+        Self::reach(d, self.target, occupied) & behind
+    }
+
+    /// Empty `sq` and add the attacker it uncovers.
+    #[inline(always)]
+    fn vacate(&mut self, sq: Square) {
         self.occupied = self.occupied.without(sq);
-        if let Some(x) = self.xray_behind(sq) {
-            let c = self.pos.piece_on(x).color();
-            self.listed[c.index()] = self.listed[c.index()].with(x);
-        }
+        self.attackers = self.attackers.without(sq) | self.uncovered_by(sq, self.occupied);
     }
 
     /// Would moving `side`'s piece from `from` to the target expose `side`'s
     /// king to an enemy slider on the line through `from`?
     #[inline(always)]
     fn exposes_king(&self, from: Square, side: Color) -> bool {
-        if !self.pin_watch[side.index()] {
-            return false;
-        }
         let king = self.pos.king_square(side);
-        if direction(king, from).is_none() || (between(king, from) & self.occupied).is_nonempty() {
+        let Some(d) = direction(king, from) else {
+            return false;
+        };
+        // No enemy slider of that kind on the ray: nothing to pin against.
+        let enemy = self.sliders_along(d) & self.pos.color_bb(side.flip()) & self.occupied;
+        let ray = RAYS[d][king.index()];
+        if (ray & enemy).is_empty() || (between(king, from) & self.occupied).is_nonempty() {
             return false;
         }
-        match self.first_beyond(king, from) {
-            Some((sq, true)) => sq != self.target && self.pos.piece_on(sq).color() != side,
-            _ => false,
-        }
+        // The first piece beyond `from`; the target shields even when the
+        // piece that stood there was an enemy slider.
+        let first = Self::reach(d, from, self.occupied) & ray & self.occupied;
+        (first & enemy).without(self.target).is_nonempty()
     }
 
     /// The cheapest piece `side` may capture with, if any: by class, then by
@@ -102,7 +107,7 @@ impl<S: Sliders> Exchange<'_, S> {
     /// the same, so their ties go by square); rooks; queens; the king.
     #[inline(always)]
     fn cheapest_legal(&self, side: Color) -> Option<(Square, PieceType)> {
-        let mine = self.listed[side.index()];
+        let mine = self.attackers & self.pos.color_bb(side);
         if mine.is_empty() {
             return None;
         }
@@ -129,8 +134,9 @@ impl<S: Sliders> Exchange<'_, S> {
             return None;
         }
         let sq = king.lsb();
-        let safe = self.listed[side.flip().index()].is_empty()
-            && !self.xray_behind(sq).is_some_and(|x| self.pos.piece_on(x).color() != side);
+        let them = self.pos.color_bb(side.flip());
+        let safe =
+            (self.attackers & them).is_empty() && (self.uncovered_by(sq, self.occupied.without(sq)) & them).is_empty();
         safe.then_some((sq, PieceType::King))
     }
 }
@@ -144,46 +150,36 @@ pub fn see_bitboard<S: Sliders>(pos: &Position, m: Move) -> i32 {
     }
     let (from, to) = (m.from().to_64(), m.to().to_64());
     let us = moved.color();
-    // Both colours' attackers at once: one probe per slider kind.
-    let attackers = pos.attackers_to::<S>(to, pos.occupied());
-    let listed = Color::ALL.map(|c| attackers & pos.color_bb(c));
-    let pin_watch = Color::ALL.map(|c| {
-        let king = pos.king_square(c).index();
-        let them = c.flip();
-        ((ROOK_LINES[king] & pos.rook_likes(them)) | (BISHOP_LINES[king] & pos.bishop_likes(them))).is_nonempty()
-    });
     let mut ex = Exchange::<S> {
         pos,
         target: to,
         occupied: pos.occupied().with(to),
-        listed,
+        // Both colours' attackers at once: one probe per slider kind.
+        attackers: pos.attackers_to::<S>(to, pos.occupied()),
         rook_likes: pos.rook_likes(Color::White) | pos.rook_likes(Color::Black),
         bishop_likes: pos.bishop_likes(Color::White) | pos.bishop_likes(Color::Black),
-        pin_watch,
         _sliders: std::marker::PhantomData,
     };
 
     let mut gains = Gains::first(m);
-    ex.listed[us.index()] = ex.listed[us.index()].without(from);
     if m.is_en_passant() {
         // The victim stands behind the target, seen from the capturer.
         let victim = Square::from_index(if us == Color::White { to.index() + 8 } else { to.index() - 8 });
         ex.occupied = ex.occupied.without(from);
-        ex.vacate_and_reveal(victim);
+        ex.vacate(victim);
     }
-    ex.vacate_and_reveal(from);
+    ex.vacate(from);
 
     let mut side = us.flip();
     while gains.has_room() {
         let Some((sq, kind)) = ex.cheapest_legal(side) else {
             break;
         };
-        ex.listed[side.index()] = ex.listed[side.index()].without(sq);
         gains.capture(kind, kind.value());
         if kind == PieceType::King {
             break; // nothing can recapture
         }
-        ex.vacate_and_reveal(sq);
+        ex.vacate(sq);
         side = side.flip();
     }
     gains.resolve()
