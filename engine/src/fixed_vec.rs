@@ -29,10 +29,7 @@ impl<T: Copy, const N: usize> FixedVec<T, N> {
     /// Append; a full vector ignores the push.
     #[inline(always)]
     pub fn push(&mut self, item: T) {
-        if let Some(slot) = self.items.get_mut(self.len) {
-            slot.write(item);
-            self.len += 1;
-        }
+        self.appender().push(item);
     }
 
     /// An appender that keeps the length in a local (a register, once
@@ -91,8 +88,8 @@ impl<T: Copy, const N: usize> FixedVec<T, N> {
     }
 }
 
-/// Pushes onto a [`FixedVec`], writing the length back when dropped. Like
-/// [`FixedVec::push`], a push past the capacity is ignored.
+/// Pushes onto a [`FixedVec`], writing the length back when dropped. A
+/// push past the capacity is ignored.
 pub struct Appender<'a, T: Copy, const N: usize> {
     items: &'a mut [MaybeUninit<T>; N],
     len: usize,
