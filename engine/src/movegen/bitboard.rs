@@ -9,7 +9,7 @@ use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveAppender, MoveList};
 use crate::position::Position;
 use crate::sliders::Sliders;
-use crate::tables::{between, line, BISHOP_LINES, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS, ROOK_LINES};
+use crate::tables::{between, line, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS};
 use crate::types::{CastleRights, Color, Piece, PieceType, Square};
 
 /// Where generated moves go.
@@ -93,17 +93,8 @@ fn pinned<S: Sliders>(pos: &Position, us: Color, king: Square) -> Bitboard {
     let them = us.flip();
     let occ = pos.occupied();
     let theirs = pos.color_bb(them);
-    // Probe a slider table only when such an enemy slider shares a line
-    // with the king.
-    let rook_likes = pos.rook_likes(them) & ROOK_LINES[king.index()];
-    let bishop_likes = pos.bishop_likes(them) & BISHOP_LINES[king.index()];
-    let mut snipers = Bitboard::EMPTY;
-    if rook_likes.is_nonempty() {
-        snipers |= S::rook(king, theirs) & rook_likes;
-    }
-    if bishop_likes.is_nonempty() {
-        snipers |= S::bishop(king, theirs) & bishop_likes;
-    }
+    // Enemy sliders that would reach the king through our pieces.
+    let snipers = pos.sliders_attacking::<S>(king, pos.rook_likes(them), pos.bishop_likes(them), theirs);
     let mut pinned = Bitboard::EMPTY;
     for sniper in snipers {
         let blockers = between(king, sniper) & occ;

@@ -342,7 +342,8 @@ impl Position {
         let mut all = pawns
             | (KNIGHT_ATTACKS[i] & self.kind_bb(PieceType::Knight))
             | (KING_ATTACKS[i] & self.kind_bb(PieceType::King));
-        // Probe a slider table only when such a slider shares a line.
+        // `sliders_attacking` written out: through the helper, SEE's set-up
+        // compiled to 8 more instructions per call (callgrind, bench depth 7).
         let rook_likes = (self.rook_likes(Color::White) | self.rook_likes(Color::Black)) & ROOK_LINES[i];
         if rook_likes.is_nonempty() {
             all |= S::rook(sq, occupied) & rook_likes;
@@ -361,12 +362,26 @@ impl Position {
         let pawns = PAWN_ATTACKS[by.flip().index()][i] & self.bb(by, PieceType::Pawn);
         let knights = KNIGHT_ATTACKS[i] & self.bb(by, PieceType::Knight);
         let kings = KING_ATTACKS[i] & self.bb(by, PieceType::King);
-        // Probe a slider table only when such a slider shares a line.
-        let rook_likes = self.rook_likes(by) & ROOK_LINES[i];
+        pawns | knights | kings | self.sliders_attacking::<S>(sq, self.rook_likes(by), self.bishop_likes(by), occupied)
+    }
+
+    /// The pieces of `rook_likes` and `bishop_likes` that reach `sq` over
+    /// `occupied`, probing a slider table only when one of them shares a
+    /// line with `sq` (most of the time none does).
+    #[inline(always)]
+    pub fn sliders_attacking<S: Sliders>(
+        &self,
+        sq: Square,
+        rook_likes: Bitboard,
+        bishop_likes: Bitboard,
+        occupied: Bitboard,
+    ) -> Bitboard {
+        let i = sq.index();
+        let rook_likes = rook_likes & ROOK_LINES[i];
+        let bishop_likes = bishop_likes & BISHOP_LINES[i];
         let rooks = if rook_likes.is_nonempty() { S::rook(sq, occupied) & rook_likes } else { Bitboard::EMPTY };
-        let bishop_likes = self.bishop_likes(by) & BISHOP_LINES[i];
         let bishops = if bishop_likes.is_nonempty() { S::bishop(sq, occupied) & bishop_likes } else { Bitboard::EMPTY };
-        pawns | knights | kings | rooks | bishops
+        rooks | bishops
     }
 
     /// Does `by` attack `sq` given occupancy `occupied`? The yes/no form of
