@@ -9,7 +9,7 @@ use super::hash::Keyed;
 use super::weights::Weights;
 use crate::bitboard::Bitboard;
 use crate::position::Position;
-use crate::tables::{PAWN_ATTACKS, RAYS};
+use crate::tables::RAYS;
 use crate::types::{Color, PieceType, Square};
 
 /// What the pawn hash stores for one pawn structure.
@@ -95,23 +95,6 @@ pub fn table_index(color: Color, sq: Square) -> usize {
     }
 }
 
-/// Can an own pawn on the adjacent file `f` support the pawn on `sq`? Only
-/// if there is one, and either one stands within a rank of it or no enemy
-/// pawn on that file stands level or behind.
-#[inline(always)]
-fn file_supports(color: Color, own: Bitboard, enemy: Bitboard, sq: Square, f: u8) -> bool {
-    let file = Bitboard::file(f);
-    let on_file = own & file;
-    if on_file.is_empty() {
-        return false;
-    }
-    let level = Bitboard::rank(sq.rank());
-    let near = (on_file & (level | level.north() | level.south())).is_nonempty();
-    // Level or behind: the file less what lies strictly ahead of the square
-    // on it that is level with `sq`.
-    near || (enemy & file & !ahead(color, Square::new(f, sq.rank()))).is_empty()
-}
-
 /// Helpers for a candidate: walk back down each adjacent file from the
 /// rank before the critical square, counting own pawns, while the walked
 /// square is not attacked by an enemy pawn.
@@ -134,10 +117,44 @@ fn candidate_helpers(color: Color, own: Bitboard, enemy_attacks: Bitboard, file:
     helpers
 }
 
-/// Build the entry for `pos`'s pawns.
+/// Squares strictly behind some square of `b` on its file, for `color`.
+#[inline(always)]
+fn behind(color: Color, b: Bitboard) -> Bitboard {
+    b.forward(color.flip()).fill_forward(color.flip())
+}
+
+/// Pawns of `own` that an own pawn on a neighbouring file supports: there
+/// is one on that file, and either one stands within a rank or no enemy
+/// pawn on that file stands level or behind (relative to `color`). `shift`
+/// brings a neighbouring file's squares onto the pawn's file (`west` for
+/// the file to the east, `east` for the file to the west).
+#[inline(always)]
+fn supported_from(color: Color, own: Bitboard, enemy: Bitboard, shift: fn(Bitboard) -> Bitboard) -> Bitboard {
+    let there = shift(own.file_fill());
+    let near = shift(own | own.north() | own.south());
+    let enemy_level_or_behind = shift(enemy.fill_forward(color));
+    there & (near | !enemy_level_or_behind)
+}
+
+/// Distance in files from `file` to the nearest file of `files` (bit f set:
+/// file f has a pawn); `files` is not empty.
+#[inline(always)]
+fn file_distance(files: u8, file: u8) -> i32 {
+    let at_or_below = files & (((1u16 << (file + 1)) - 1) as u8);
+    let at_or_above = files >> file;
+    let below = if at_or_below != 0 { file as i32 - (7 - at_or_below.leading_zeros() as i32) } else { 8 };
+    let above = if at_or_above != 0 { at_or_above.trailing_zeros() as i32 } else { 8 };
+    below.min(above)
+}
+
+/// Build the entry for `pos`'s pawns. The structure terms are counted set
+/// by set (a pawn's property is one bitboard expression over all pawns);
+/// only the square table, passer bonuses and candidates visit pawns one by
+/// one.
 pub fn evaluate_pawns(pos: &Position, w: &Weights) -> PawnEntry {
     let mut e = PawnEntry { key: pos.pawn_key(), ..PawnEntry::default() };
     let all = pos.kind_bb(PieceType::Pawn);
+    let mut files = [0u8; 2];
     for color in Color::ALL {
         let c = color.index();
         e.pawns[c] = pos.bb(color, PieceType::Pawn);
@@ -145,7 +162,9 @@ pub fn evaluate_pawns(pos: &Position, w: &Weights) -> PawnEntry {
         for f in 0..8 {
             e.file_counts[c][f as usize] = (e.pawns[c] & Bitboard::file(f)).count() as u8;
         }
-        e.doubled[c] = e.file_counts[c].iter().map(|&n| n.saturating_sub(1)).sum();
+        // The first rank of a file fill has one bit per occupied file.
+        files[c] = e.pawns[c].file_fill().0 as u8;
+        e.doubled[c] = (e.pawns[c].count() - files[c].count_ones()) as u8;
         e.unmoved += (e.pawns[c] & Bitboard::relative_rank(color, 1)).count() as u8;
     }
     e.rammed = (e.pawns[0].north() & e.pawns[1]).count() as u8;
@@ -154,85 +173,68 @@ pub fn evaluate_pawns(pos: &Position, w: &Weights) -> PawnEntry {
         let (c, x) = (color.index(), color.flip().index());
         let (own, enemy) = (e.pawns[c], e.pawns[x]);
         let enemy_attacks = e.attacks[x];
-        let mut score = 0;
-        // First pass: passers, stationary, backward (later terms read them).
-        for sq in own {
-            let r = sq.relative_rank(color);
-            let file = sq.file();
-            let stop = Square::from_index((sq.index() as i32 + if color == Color::White { -8 } else { 8 }) as usize);
-            let half_open = (enemy & Bitboard::file(file)).is_empty();
-            score += w.pawn_square[table_index(color, sq)];
+        let count = |b: Bitboard| b.count() as i32;
+        // Own pawns whose stop square (one step ahead) is in `b`.
+        let stop_in = |b: Bitboard| own & b.forward(color.flip());
+        let half_open = !enemy.file_fill();
 
-            if (enemy & passer_span(color, sq)).is_empty() {
-                e.passers[c] = e.passers[c].with(sq);
-            }
-            let backward = enemy_attacks.has(stop)
-                && !all.has(stop)
-                && (1..=2).contains(&r)
-                && (PAWN_ATTACKS[c][sq.index()] & own).is_nonempty();
-            if backward {
-                score -= w.pawn_backward + if half_open { w.pawn_backward_half_open } else { 0 };
-            }
-            if backward || all.has(stop) {
-                e.stationary[c] = e.stationary[c].with(sq);
-            }
-            let supported =
-                [file.wrapping_sub(1), file + 1].into_iter().any(|f| f < 8 && file_supports(color, own, enemy, sq, f));
-            if !supported {
-                score -= w.pawn_isolated;
-                if half_open {
-                    score -= w.pawn_isolated_half_open;
-                }
-                if e.file_counts[c][file as usize] > 1 {
-                    score -= w.pawn_isolated_doubled;
-                }
-            }
-            if e.attacks[c].has(stop) {
-                score += w.pawn_duo;
-            }
-        }
-        // Second pass: passer bonuses and candidates.
+        let mut score = 0;
         for sq in own {
+            score += w.pawn_square[table_index(color, sq)];
+        }
+        // Passers: no enemy pawn ahead on the own or a neighbouring file.
+        e.passers[c] = own & !behind(color, enemy | enemy.east() | enemy.west());
+        // Backward: on the second or third rank, the stop square empty and
+        // hit by an enemy pawn, an own pawn diagonally ahead.
+        let low_ranks = Bitboard::relative_rank(color, 1) | Bitboard::relative_rank(color, 2);
+        let backward = stop_in(enemy_attacks & !all) & low_ranks & own.pawn_attacks(color.flip());
+        score -= w.pawn_backward * count(backward) + w.pawn_backward_half_open * count(backward & half_open);
+        e.stationary[c] = backward | stop_in(all);
+        let supported =
+            supported_from(color, own, enemy, Bitboard::west) | supported_from(color, own, enemy, Bitboard::east);
+        let isolated = own & !supported;
+        let doubled = own & (own.north().fill_north() | own.south().fill_south());
+        score -= w.pawn_isolated * count(isolated)
+            + w.pawn_isolated_half_open * count(isolated & half_open)
+            + w.pawn_isolated_doubled * count(isolated & doubled);
+        score += w.pawn_duo * count(stop_in(e.attacks[c]));
+
+        for sq in e.passers[c] {
             let r = sq.relative_rank(color) as usize;
             let file = sq.file();
-            if e.passers[c].has(sq) {
-                let mut bonus = w.passer_rank[r];
-                // An own pawn directly behind: halved.
-                let behind =
-                    Square::from_index((sq.index() as i32 + if color == Color::White { 8 } else { -8 }) as usize);
-                if own.has(behind) {
-                    bonus /= 2;
-                }
-                let neighbours = adjacent_files(file) & e.passers[c];
-                let level = Bitboard::relative_rank(color, r as u8);
-                let one_behind = if r > 0 { Bitboard::relative_rank(color, r as u8 - 1) } else { Bitboard::EMPTY };
-                if (neighbours & (level | one_behind)).is_nonempty() {
-                    bonus += w.passer_connected[r];
-                }
-                if e.attacks[c].has(sq) {
-                    bonus += w.passer_supported[r];
-                }
-                if enemy.is_nonempty() {
-                    let distance = (0..8u8)
-                        .filter(|&f| e.file_counts[x][f as usize] > 0)
-                        .map(|f| (f as i32 - file as i32).abs())
-                        .min()
-                        .unwrap_or(0);
-                    bonus += w.passer_outside * distance;
-                }
-                score += bonus;
-            } else if (all & ahead(color, sq)).is_empty() {
-                // Candidate: open file ahead; helpers at least match sentries.
-                let sentries = enemy & passer_span(color, sq) & !Bitboard::file(file);
-                // The critical square: the nearest square ahead an enemy pawn hits.
-                let hit = ahead(color, sq) & enemy_attacks;
-                if hit.is_nonempty() {
-                    let critical = if color == Color::White { hit.msb() } else { hit.lsb() };
-                    let helpers = candidate_helpers(color, own, enemy_attacks, file, critical.relative_rank(color));
-                    if helpers >= 1 && helpers >= sentries.count() {
-                        e.candidates[c] = e.candidates[c].with(sq);
-                        score += w.candidate_rank[r];
-                    }
+            let mut bonus = w.passer_rank[r];
+            // An own pawn directly behind: halved.
+            if (own & Bitboard::from_square(sq).forward(color.flip())).is_nonempty() {
+                bonus /= 2;
+            }
+            let neighbours = adjacent_files(file) & e.passers[c];
+            let level = Bitboard::relative_rank(color, r as u8);
+            let one_behind = if r > 0 { Bitboard::relative_rank(color, r as u8 - 1) } else { Bitboard::EMPTY };
+            if (neighbours & (level | one_behind)).is_nonempty() {
+                bonus += w.passer_connected[r];
+            }
+            if e.attacks[c].has(sq) {
+                bonus += w.passer_supported[r];
+            }
+            if files[x] != 0 {
+                bonus += w.passer_outside * file_distance(files[x], file);
+            }
+            score += bonus;
+        }
+        // Candidates: not passers, an open file ahead, and helpers at least
+        // matching sentries.
+        for sq in own & !e.passers[c] & !behind(color, all) {
+            let r = sq.relative_rank(color) as usize;
+            let file = sq.file();
+            let sentries = enemy & passer_span(color, sq) & !Bitboard::file(file);
+            // The critical square: the nearest square ahead an enemy pawn hits.
+            let hit = ahead(color, sq) & enemy_attacks;
+            if hit.is_nonempty() {
+                let critical = if color == Color::White { hit.msb() } else { hit.lsb() };
+                let helpers = candidate_helpers(color, own, enemy_attacks, file, critical.relative_rank(color));
+                if helpers >= 1 && helpers >= sentries.count() {
+                    e.candidates[c] = e.candidates[c].with(sq);
+                    score += w.candidate_rank[r];
                 }
             }
         }
@@ -247,6 +249,7 @@ pub fn evaluate_pawns(pos: &Position, w: &Weights) -> PawnEntry {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tables::PAWN_ATTACKS;
 
     fn entry(fen: &str) -> PawnEntry {
         evaluate_pawns(&Position::from_fen(fen).unwrap(), &Weights::default())
@@ -279,7 +282,116 @@ mod tests {
         assert!(e.score[0] < 2 * w.passer_rank[2], "isolated doubled pawns are penalised");
     }
 
-    /// The walk `file_supports` replaced: rank by rank, pawn by pawn.
+    /// The pawn-by-pawn form the set-wise [`evaluate_pawns`] replaced, kept
+    /// as its reference: every property decided for one pawn at a time, an
+    /// adjacent file's support found by walking its ranks.
+    fn evaluate_pawns_by_pawn(pos: &Position, w: &Weights) -> PawnEntry {
+        let mut e = PawnEntry { key: pos.pawn_key(), ..PawnEntry::default() };
+        let all = pos.kind_bb(PieceType::Pawn);
+        for color in Color::ALL {
+            let c = color.index();
+            e.pawns[c] = pos.bb(color, PieceType::Pawn);
+            e.attacks[c] = e.pawns[c].pawn_attacks(color);
+            for f in 0..8 {
+                e.file_counts[c][f as usize] = (e.pawns[c] & Bitboard::file(f)).count() as u8;
+            }
+            e.doubled[c] = e.file_counts[c].iter().map(|&n| n.saturating_sub(1)).sum();
+            e.unmoved += (e.pawns[c] & Bitboard::relative_rank(color, 1)).count() as u8;
+        }
+        e.rammed = (e.pawns[0].north() & e.pawns[1]).count() as u8;
+        for color in Color::ALL {
+            let (c, x) = (color.index(), color.flip().index());
+            let (own, enemy) = (e.pawns[c], e.pawns[x]);
+            let enemy_attacks = e.attacks[x];
+            let step = if color == Color::White { -8 } else { 8 };
+            let mut score = 0;
+            for sq in own {
+                let r = sq.relative_rank(color);
+                let file = sq.file();
+                let stop = Square::from_index((sq.index() as i32 + step) as usize);
+                let half_open = (enemy & Bitboard::file(file)).is_empty();
+                score += w.pawn_square[table_index(color, sq)];
+                if (enemy & passer_span(color, sq)).is_empty() {
+                    e.passers[c] = e.passers[c].with(sq);
+                }
+                let backward = enemy_attacks.has(stop)
+                    && !all.has(stop)
+                    && (1..=2).contains(&r)
+                    && (PAWN_ATTACKS[c][sq.index()] & own).is_nonempty();
+                if backward {
+                    score -= w.pawn_backward + if half_open { w.pawn_backward_half_open } else { 0 };
+                }
+                if backward || all.has(stop) {
+                    e.stationary[c] = e.stationary[c].with(sq);
+                }
+                let supported = [file.wrapping_sub(1), file + 1]
+                    .into_iter()
+                    .any(|f| f < 8 && file_supports_by_walking(color, own, enemy, sq, f));
+                if !supported {
+                    score -= w.pawn_isolated;
+                    if half_open {
+                        score -= w.pawn_isolated_half_open;
+                    }
+                    if e.file_counts[c][file as usize] > 1 {
+                        score -= w.pawn_isolated_doubled;
+                    }
+                }
+                if e.attacks[c].has(stop) {
+                    score += w.pawn_duo;
+                }
+            }
+            for sq in own {
+                let r = sq.relative_rank(color) as usize;
+                let file = sq.file();
+                if e.passers[c].has(sq) {
+                    let mut bonus = w.passer_rank[r];
+                    let behind = Square::from_index((sq.index() as i32 - step) as usize);
+                    if own.has(behind) {
+                        bonus /= 2;
+                    }
+                    let neighbours = adjacent_files(file) & e.passers[c];
+                    let level = Bitboard::relative_rank(color, r as u8);
+                    let one_behind = if r > 0 { Bitboard::relative_rank(color, r as u8 - 1) } else { Bitboard::EMPTY };
+                    if (neighbours & (level | one_behind)).is_nonempty() {
+                        bonus += w.passer_connected[r];
+                    }
+                    if e.attacks[c].has(sq) {
+                        bonus += w.passer_supported[r];
+                    }
+                    if enemy.is_nonempty() {
+                        let distance = (0..8u8)
+                            .filter(|&f| e.file_counts[x][f as usize] > 0)
+                            .map(|f| (f as i32 - file as i32).abs())
+                            .min()
+                            .unwrap_or(0);
+                        bonus += w.passer_outside * distance;
+                    }
+                    score += bonus;
+                } else if (all & ahead(color, sq)).is_empty() {
+                    let sentries = enemy & passer_span(color, sq) & !Bitboard::file(file);
+                    let hit = ahead(color, sq) & enemy_attacks;
+                    if hit.is_nonempty() {
+                        let critical = if color == Color::White { hit.msb() } else { hit.lsb() };
+                        let helpers = candidate_helpers(color, own, enemy_attacks, file, critical.relative_rank(color));
+                        if helpers >= 1 && helpers >= sentries.count() {
+                            e.candidates[c] = e.candidates[c].with(sq);
+                            score += w.candidate_rank[r];
+                        }
+                    }
+                }
+            }
+            e.score[c] = score;
+        }
+        for color in Color::ALL {
+            e.bishop_pawns[color.index()] =
+                [0, 1].map(|shade| super::super::pieces::bishop_pawn_terms(w, &e, color, shade));
+        }
+        e
+    }
+
+    /// Does an own pawn on the adjacent file `f` support the pawn on `sq`?
+    /// One within a rank of it does; otherwise any does when no enemy pawn
+    /// on that file stands level or behind.
     fn file_supports_by_walking(color: Color, own: Bitboard, enemy: Bitboard, sq: Square, f: u8) -> bool {
         let on_file = own & Bitboard::file(f);
         if on_file.is_empty() {
@@ -294,28 +406,26 @@ mod tests {
         near || (enemy & level_or_behind & Bitboard::file(f)).is_empty()
     }
 
+    /// Random positions and the real games' positions they start from: the set-wise entry
+    /// equals the pawn-by-pawn one, field by field.
     #[test]
-    fn file_support_by_masks_equals_the_walk() {
-        let mut supported = 0;
-        for pos in crate::randpos::random_positions(3000, 0x5A9F) {
-            for color in Color::ALL {
-                let own = pos.bb(color, PieceType::Pawn);
-                let enemy = pos.bb(color.flip(), PieceType::Pawn);
-                for sq in own {
-                    for f in [sq.file().wrapping_sub(1), sq.file() + 1].into_iter().filter(|&f| f < 8) {
-                        let fast = file_supports(color, own, enemy, sq, f);
-                        assert_eq!(
-                            fast,
-                            file_supports_by_walking(color, own, enemy, sq, f),
-                            "{} {sq} {f}",
-                            pos.to_fen()
-                        );
-                        supported += fast as u32;
-                    }
-                }
-            }
+    fn set_wise_entry_equals_the_pawn_by_pawn_one() {
+        let w = Weights::default();
+        let mut positions = crate::randpos::random_positions(6000, 0x5A9F);
+        positions.extend(crate::randpos::playout_starts().iter().cloned());
+        let (mut passers, mut isolated_or_backward, mut candidates) = (0, 0, 0);
+        for pos in &positions {
+            let (fast, slow) = (evaluate_pawns(pos, &w), evaluate_pawns_by_pawn(pos, &w));
+            assert_eq!(fast, slow, "{}", pos.to_fen());
+            passers += fast.passers.iter().map(|b| b.count()).sum::<u32>();
+            candidates += fast.candidates.iter().map(|b| b.count()).sum::<u32>();
+            isolated_or_backward += fast.stationary.iter().map(|b| b.count()).sum::<u32>();
         }
-        assert!(supported > 1000, "only {supported} supported pawns");
+        assert!(positions.len() > 6000, "{} positions", positions.len());
+        assert!(
+            passers > 5000 && candidates > 500 && isolated_or_backward > 5000,
+            "{passers} {candidates} {isolated_or_backward}"
+        );
     }
 
     #[test]
