@@ -92,8 +92,10 @@ pub trait AttackView {
     /// The squares of `mask` whose `color` word has any of `bits`.
     fn attacked(&self, pos: &Position, color: Color, mask: Bitboard, bits: u32) -> Bitboard;
 
-    /// The OR of `color`'s words over the squares of `mask`.
-    fn union(&self, pos: &Position, color: Color, mask: Bitboard) -> u32;
+    /// The attacker classes of `color` present on the squares of `mask`
+    /// ([`class_bits`] of the OR of its words there): the king's
+    /// attack-pattern index.
+    fn classes(&self, pos: &Position, color: Color, mask: Bitboard) -> u8;
 
     /// The squares of `mask` that `attacker` [`controls`] against the other
     /// side for a piece worth `value`. Square by square from the words
@@ -149,8 +151,8 @@ impl AttackView for WordsView {
     }
 
     #[inline(always)]
-    fn union(&self, pos: &Position, color: Color, mask: Bitboard) -> u32 {
-        mask.iter().fold(0, |u, sq| u | pos.attack_word(sq.to_88(), color))
+    fn classes(&self, pos: &Position, color: Color, mask: Bitboard) -> u8 {
+        class_bits(mask.iter().fold(0, |u, sq| u | pos.attack_word(sq.to_88(), color)))
     }
 }
 
@@ -233,19 +235,29 @@ impl AttackView for Accumulators {
         self.select(color, bits) & mask
     }
 
+    /// Set-wise: one class per bit, its direct and x-ray sets together.
     #[inline(always)]
-    fn union(&self, _: &Position, color: Color, mask: Bitboard) -> u32 {
+    fn classes(&self, _: &Position, color: Color, mask: Bitboard) -> u8 {
         let c = color.index();
-        let any = |b: Bitboard, bit: u32| if (b & mask).is_nonempty() { bit } else { 0 };
-        any(self.pawn[c], PAWN_BIT)
-            | any(self.minor[c], MINOR_BIT)
-            | any(self.rook[c], ROOK_BIT)
-            | any(self.queen[c], QUEEN_BIT)
-            | any(self.king[c], KING_BIT)
-            | any(self.minor_xray[c], BISHOP_XRAY)
-            | any(self.rook_xray[c], ROOK_XRAY)
-            | any(self.queen_xray[c], QUEEN_XRAY)
+        let any = |b: Bitboard| (b & mask).is_nonempty() as u8;
+        any(self.pawn[c])
+            | any(self.minor[c] | self.minor_xray[c]) << 1
+            | any(self.rook[c] | self.rook_xray[c]) << 2
+            | any(self.queen[c] | self.queen_xray[c]) << 3
+            | any(self.king[c]) << 4
     }
+}
+
+/// Attacker-class bits of a word (x-rays count as their class): pawn 1,
+/// minor 2, rook 4, queen 8, king 16.
+#[inline(always)]
+pub fn class_bits(word: u32) -> u8 {
+    let w = word | (word >> 24);
+    (((w & PAWN_BIT) != 0) as u8)
+        | (((w & MINOR_BIT) != 0) as u8) << 1
+        | (((w & ROOK_BIT) != 0) as u8) << 2
+        | (((w & QUEEN_BIT) != 0) as u8) << 3
+        | (((w & KING_BIT) != 0) as u8) << 4
 }
 
 /// Value of the cheapest attacker class in a word's direct bits (pawn is
@@ -331,10 +343,10 @@ mod tests {
 
     /// Both views hold the same attacks (pawns, minors, rooks and kings),
     /// so their set-wise and square-by-square answers must agree for every
-    /// piece value.
+    /// piece value, and on the classes attacking each king's ring.
     #[test]
     fn controlled_and_en_prise_agree_between_the_views() {
-        let mut checked = 0;
+        let (mut checked, mut class_patterns) = (0, 0u32);
         for mut pos in random_positions(1500, 0xC0A7) {
             let inputs = MobilityInputs::new(&pos, [Bitboard::EMPTY; 2]);
             let mut acc = attack_state_before(&mut pos, &inputs, PieceType::Queen);
@@ -350,8 +362,15 @@ mod tests {
                 let pieces = pos.color_bb(color) & !pos.kind_bb(PieceType::Pawn) & !pos.kind_bb(PieceType::King);
                 let attacked = WordsView.attacked(&pos, color.flip(), pieces, DIRECT_BITS);
                 assert_eq!(acc.en_prise(&pos, color, attacked), WordsView.en_prise(&pos, color, attacked));
+                for k in pos.kind_bb(PieceType::King) {
+                    let ring = crate::eval::king::ring(k);
+                    let classes = WordsView.classes(&pos, color, ring);
+                    assert_eq!(acc.classes(&pos, color, ring), classes, "{}", pos.to_fen());
+                    class_patterns |= 1 << classes;
+                }
             }
         }
         assert!(checked > 10_000, "the positions exercise control ({checked} squares)");
+        assert!(class_patterns.count_ones() >= 12, "king rings see {:#x} class patterns", class_patterns);
     }
 }

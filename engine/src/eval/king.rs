@@ -10,7 +10,7 @@
 //! All attack questions go through [`AttackView`], so this code is the same
 //! for attack words and accumulators.
 
-use super::attacks::{AttackView, DIRECT_BITS, KING_BIT, MINOR_BIT, PAWN_BIT, QUEEN_BIT, ROOK_BIT, XRAY_BITS};
+use super::attacks::{AttackView, DIRECT_BITS, KING_BIT, XRAY_BITS};
 use super::material::MaterialEntry;
 use super::pawns::{table_index, PawnEntry};
 use super::weights::Weights;
@@ -40,18 +40,6 @@ pub struct KingInputs {
 pub fn ring(k: Square) -> Bitboard {
     let b = Bitboard::from_square(k);
     KING_ATTACKS[k.index()] | b.east().east() | b.west().west()
-}
-
-/// Attacker-class bits of a word for the pattern index (x-rays count as
-/// their class): pawn 1, minor 2, rook 4, queen 8, king 16.
-#[inline(always)]
-fn pattern_bits(word: u32) -> u8 {
-    let w = word | (word >> 24);
-    (((w & PAWN_BIT) != 0) as u8)
-        | (((w & MINOR_BIT) != 0) as u8) << 1
-        | (((w & ROOK_BIT) != 0) as u8) << 2
-        | (((w & QUEEN_BIT) != 0) as u8) << 3
-        | (((w & KING_BIT) != 0) as u8) << 4
 }
 
 /// King safety of `color`: the danger penalty (negative) and its inputs.
@@ -102,7 +90,7 @@ pub fn safety<V: AttackView>(
         + w.king_ring_enemy_piece * count(attacked & pos.color_bb(enemy))
         + w.king_ring_king_alone * count(king_alone)
         + w.king_ring_xray * count(xrayed);
-    let pattern = pattern_bits(view.union(pos, enemy, ring));
+    let pattern = view.classes(pos, enemy, ring);
 
     counter += shelter;
     counter = counter.max(0);
