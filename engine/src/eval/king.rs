@@ -45,6 +45,7 @@ pub fn ring(k: Square) -> Bitboard {
 /// King safety of `color`: the danger penalty (negative) and its inputs.
 /// `shelter` is [`shelter`] for `color`'s king (the evaluation keeps it in
 /// the pawn entry).
+#[inline(always)]
 pub fn safety<V: AttackView>(
     pos: &Position,
     view: &V,
@@ -54,12 +55,26 @@ pub fn safety<V: AttackView>(
     pointing: i32,
     shelter: i32,
 ) -> (i32, KingInputs) {
-    let enemy = color.flip();
-    let e = enemy.index();
-    let enemy_army = mat.army[e];
-    if enemy_army < DANGER_ARMY {
+    // Without enough enemy material there is no danger: that exit stays
+    // inline.
+    if mat.army[color.flip().index()] < DANGER_ARMY {
         return (0, KingInputs::default());
     }
+    danger(pos, view, w, mat, color, pointing, shelter)
+}
+
+/// [`safety`] with enough enemy material for the danger counter.
+fn danger<V: AttackView>(
+    pos: &Position,
+    view: &V,
+    w: &Weights,
+    mat: &MaterialEntry,
+    color: Color,
+    pointing: i32,
+    shelter: i32,
+) -> (i32, KingInputs) {
+    let enemy = color.flip();
+    let enemy_army = mat.army[enemy.index()];
     let k = pos.king_square(color);
     let mut inp = KingInputs::default();
     let mut counter = 0;
@@ -161,17 +176,23 @@ pub fn uncastled(pos: &Position, w: &Weights, mat: &MaterialEntry, color: Color)
 
 /// Endgame king terms: centralisation and passer escort scaled up as the
 /// enemy army shrinks, and the king race to the pawns in pawn endings.
+#[inline(always)]
 pub fn endgame(pos: &Position, w: &Weights, pawns: &PawnEntry, mat: &MaterialEntry, color: Color) -> i32 {
+    if mat.army[color.flip().index()] == 31 {
+        // A full enemy army: every term is scaled to nothing (the pawn
+        // race needs both armies gone). The common exit stays inline.
+        return 0;
+    }
+    endgame_terms(pos, w, pawns, mat, color)
+}
+
+/// [`endgame`] once the enemy army is short of full.
+fn endgame_terms(pos: &Position, w: &Weights, pawns: &PawnEntry, mat: &MaterialEntry, color: Color) -> i32 {
     let enemy = color.flip();
     let enemy_army = mat.army[enemy.index()];
     let k = pos.king_square(color);
     let ek = pos.king_square(enemy);
     let weight = 31 - enemy_army;
-    if weight == 0 {
-        // A full enemy army: every term below is scaled to nothing (the
-        // pawn race needs both armies gone).
-        return 0;
-    }
     let mut score = w.king_center[table_index(color, k)] * weight / 31;
     let mut escort = 0;
     for p in pawns.passers[color.index()] {

@@ -47,7 +47,24 @@ fn race_against_bare_king(pos: &Position, w: &Weights, pawns: &PawnEntry, color:
 }
 
 /// Passer terms of `color` with full attack information.
+#[inline(always)]
 pub fn with_attacks<V: AttackView>(
+    pos: &Position,
+    view: &V,
+    w: &Weights,
+    pawns: &PawnEntry,
+    mat: &MaterialEntry,
+    color: Color,
+) -> i32 {
+    // Most positions have no passers: that exit stays inline.
+    if pawns.passers[color.index()].is_empty() {
+        return 0;
+    }
+    passer_terms(pos, view, w, pawns, mat, color)
+}
+
+/// [`with_attacks`] for a side that has passers.
+fn passer_terms<V: AttackView>(
     pos: &Position,
     view: &V,
     w: &Weights,
@@ -62,9 +79,6 @@ pub fn with_attacks<V: AttackView>(
     let more_pieces = mat.pieces[color.index()] > mat.pieces[enemy.index()];
     let mut score = 0;
     let passers = pawns.passers[color.index()];
-    if passers.is_empty() {
-        return 0;
-    }
     // Stop squares the enemy controls against a pawn arriving there.
     let held = view.controlled(pos, enemy, passers.forward(color), PieceType::Pawn.value());
     for p in passers {
