@@ -147,6 +147,52 @@ fn file_distance(files: u8, file: u8) -> i32 {
     below.min(above)
 }
 
+/// The bonus of `color`'s passer on `sq`, given the entry's pawns, attacks,
+/// passers and files: by rank, halved with an own pawn directly behind,
+/// connected to a passer beside or one rank behind, supported by a pawn,
+/// and by its distance in files from the nearest enemy pawn.
+#[inline(always)]
+fn passer_bonus(w: &Weights, color: Color, e: &PawnEntry, sq: Square) -> i32 {
+    let (c, x) = (color.index(), color.flip().index());
+    let r = sq.relative_rank(color) as usize;
+    let file = sq.file();
+    let mut bonus = w.passer_rank[r];
+    if (e.pawns[c] & Bitboard::from_square(sq).forward(color.flip())).is_nonempty() {
+        bonus /= 2;
+    }
+    let neighbours = adjacent_files(file) & e.passers[c];
+    let level = Bitboard::relative_rank(color, r as u8);
+    let one_behind = if r > 0 { Bitboard::relative_rank(color, r as u8 - 1) } else { Bitboard::EMPTY };
+    if (neighbours & (level | one_behind)).is_nonempty() {
+        bonus += w.passer_connected[r];
+    }
+    if e.attacks[c].has(sq) {
+        bonus += w.passer_supported[r];
+    }
+    let enemy_files = e.pawns[x].file_fill().0 as u8;
+    if enemy_files != 0 {
+        bonus += w.passer_outside * file_distance(enemy_files, file);
+    }
+    bonus
+}
+
+/// Is `color`'s pawn on `sq`, not a passer and with no pawn ahead on its
+/// file, a candidate? Only if an enemy pawn hits a square ahead of it, and
+/// its helpers (see [`candidate_helpers`]) are at least one and at least
+/// its sentries (enemy pawns ahead on the neighbouring files).
+#[inline(always)]
+fn is_candidate(color: Color, own: Bitboard, enemy: Bitboard, enemy_attacks: Bitboard, sq: Square) -> bool {
+    let sentries = enemy & passer_span(color, sq) & !Bitboard::file(sq.file());
+    // The critical square: the nearest square ahead an enemy pawn hits.
+    let hit = ahead(color, sq) & enemy_attacks;
+    if hit.is_empty() {
+        return false;
+    }
+    let critical = if color == Color::White { hit.msb() } else { hit.lsb() };
+    let helpers = candidate_helpers(color, own, enemy_attacks, sq.file(), critical.relative_rank(color));
+    helpers >= 1 && helpers >= sentries.count()
+}
+
 /// Build the entry for `pos`'s pawns. The structure terms are counted set
 /// by set (a pawn's property is one bitboard expression over all pawns);
 /// only the square table, passer bonuses and candidates visit pawns one by
@@ -154,7 +200,6 @@ fn file_distance(files: u8, file: u8) -> i32 {
 pub fn evaluate_pawns(pos: &Position, w: &Weights) -> PawnEntry {
     let mut e = PawnEntry { key: pos.pawn_key(), ..PawnEntry::default() };
     let all = pos.kind_bb(PieceType::Pawn);
-    let mut files = [0u8; 2];
     for color in Color::ALL {
         let c = color.index();
         e.pawns[c] = pos.bb(color, PieceType::Pawn);
@@ -163,8 +208,8 @@ pub fn evaluate_pawns(pos: &Position, w: &Weights) -> PawnEntry {
             e.file_counts[c][f as usize] = (e.pawns[c] & Bitboard::file(f)).count() as u8;
         }
         // The first rank of a file fill has one bit per occupied file.
-        files[c] = e.pawns[c].file_fill().0 as u8;
-        e.doubled[c] = (e.pawns[c].count() - files[c].count_ones()) as u8;
+        let files = e.pawns[c].file_fill().0 as u8;
+        e.doubled[c] = (e.pawns[c].count() - files.count_ones()) as u8;
         e.unmoved += (e.pawns[c] & Bitboard::relative_rank(color, 1)).count() as u8;
     }
     e.rammed = (e.pawns[0].north() & e.pawns[1]).count() as u8;
@@ -200,42 +245,12 @@ pub fn evaluate_pawns(pos: &Position, w: &Weights) -> PawnEntry {
         score += w.pawn_duo * count(stop_in(e.attacks[c]));
 
         for sq in e.passers[c] {
-            let r = sq.relative_rank(color) as usize;
-            let file = sq.file();
-            let mut bonus = w.passer_rank[r];
-            // An own pawn directly behind: halved.
-            if (own & Bitboard::from_square(sq).forward(color.flip())).is_nonempty() {
-                bonus /= 2;
-            }
-            let neighbours = adjacent_files(file) & e.passers[c];
-            let level = Bitboard::relative_rank(color, r as u8);
-            let one_behind = if r > 0 { Bitboard::relative_rank(color, r as u8 - 1) } else { Bitboard::EMPTY };
-            if (neighbours & (level | one_behind)).is_nonempty() {
-                bonus += w.passer_connected[r];
-            }
-            if e.attacks[c].has(sq) {
-                bonus += w.passer_supported[r];
-            }
-            if files[x] != 0 {
-                bonus += w.passer_outside * file_distance(files[x], file);
-            }
-            score += bonus;
+            score += passer_bonus(w, color, &e, sq);
         }
-        // Candidates: not passers, an open file ahead, and helpers at least
-        // matching sentries.
         for sq in own & !e.passers[c] & !behind(color, all) {
-            let r = sq.relative_rank(color) as usize;
-            let file = sq.file();
-            let sentries = enemy & passer_span(color, sq) & !Bitboard::file(file);
-            // The critical square: the nearest square ahead an enemy pawn hits.
-            let hit = ahead(color, sq) & enemy_attacks;
-            if hit.is_nonempty() {
-                let critical = if color == Color::White { hit.msb() } else { hit.lsb() };
-                let helpers = candidate_helpers(color, own, enemy_attacks, file, critical.relative_rank(color));
-                if helpers >= 1 && helpers >= sentries.count() {
-                    e.candidates[c] = e.candidates[c].with(sq);
-                    score += w.candidate_rank[r];
-                }
+            if is_candidate(color, own, enemy, enemy_attacks, sq) {
+                e.candidates[c] = e.candidates[c].with(sq);
+                score += w.candidate_rank[sq.relative_rank(color) as usize];
             }
         }
         e.score[c] = score;
@@ -282,9 +297,9 @@ mod tests {
         assert!(e.score[0] < 2 * w.passer_rank[2], "isolated doubled pawns are penalised");
     }
 
-    /// The pawn-by-pawn form the set-wise [`evaluate_pawns`] replaced, kept
-    /// as its reference: every property decided for one pawn at a time, an
-    /// adjacent file's support found by walking its ranks.
+    /// The pawn-by-pawn form the set-wise first pass of [`evaluate_pawns`]
+    /// replaced, kept as its reference: every property decided for one pawn
+    /// at a time, an adjacent file's support found by walking its ranks.
     fn evaluate_pawns_by_pawn(pos: &Position, w: &Weights) -> PawnEntry {
         let mut e = PawnEntry { key: pos.pawn_key(), ..PawnEntry::default() };
         let all = pos.kind_bb(PieceType::Pawn);
@@ -340,44 +355,14 @@ mod tests {
                     score += w.pawn_duo;
                 }
             }
+            // The second pass is the production one: only the first pass
+            // changed form.
             for sq in own {
-                let r = sq.relative_rank(color) as usize;
-                let file = sq.file();
                 if e.passers[c].has(sq) {
-                    let mut bonus = w.passer_rank[r];
-                    let behind = Square::from_index((sq.index() as i32 - step) as usize);
-                    if own.has(behind) {
-                        bonus /= 2;
-                    }
-                    let neighbours = adjacent_files(file) & e.passers[c];
-                    let level = Bitboard::relative_rank(color, r as u8);
-                    let one_behind = if r > 0 { Bitboard::relative_rank(color, r as u8 - 1) } else { Bitboard::EMPTY };
-                    if (neighbours & (level | one_behind)).is_nonempty() {
-                        bonus += w.passer_connected[r];
-                    }
-                    if e.attacks[c].has(sq) {
-                        bonus += w.passer_supported[r];
-                    }
-                    if enemy.is_nonempty() {
-                        let distance = (0..8u8)
-                            .filter(|&f| e.file_counts[x][f as usize] > 0)
-                            .map(|f| (f as i32 - file as i32).abs())
-                            .min()
-                            .unwrap_or(0);
-                        bonus += w.passer_outside * distance;
-                    }
-                    score += bonus;
-                } else if (all & ahead(color, sq)).is_empty() {
-                    let sentries = enemy & passer_span(color, sq) & !Bitboard::file(file);
-                    let hit = ahead(color, sq) & enemy_attacks;
-                    if hit.is_nonempty() {
-                        let critical = if color == Color::White { hit.msb() } else { hit.lsb() };
-                        let helpers = candidate_helpers(color, own, enemy_attacks, file, critical.relative_rank(color));
-                        if helpers >= 1 && helpers >= sentries.count() {
-                            e.candidates[c] = e.candidates[c].with(sq);
-                            score += w.candidate_rank[r];
-                        }
-                    }
+                    score += passer_bonus(w, color, &e, sq);
+                } else if (all & ahead(color, sq)).is_empty() && is_candidate(color, own, enemy, enemy_attacks, sq) {
+                    e.candidates[c] = e.candidates[c].with(sq);
+                    score += w.candidate_rank[sq.relative_rank(color) as usize];
                 }
             }
             e.score[c] = score;
@@ -387,6 +372,17 @@ mod tests {
                 [0, 1].map(|shade| super::super::pieces::bishop_pawn_terms(w, &e, color, shade));
         }
         e
+    }
+
+    /// The nearest enemy file by bit tricks equals the scan over files.
+    #[test]
+    fn file_distance_is_the_nearest_file() {
+        for files in 1..=255u8 {
+            for file in 0..8u8 {
+                let scan = (0..8u8).filter(|&f| files & (1 << f) != 0).map(|f| (f as i32 - file as i32).abs()).min();
+                assert_eq!(Some(file_distance(files, file)), scan, "{files:#010b} {file}");
+            }
+        }
     }
 
     /// Does an own pawn on the adjacent file `f` support the pawn on `sq`?
