@@ -11,7 +11,12 @@
 # Crafty is driven through stdin ("bench", then "quit") in a fresh temporary
 # directory that is also its $HOME (its log files land there and no
 # crafty.rc/.craftyrc is read); only its first, one-thread totals block is
-# read and the run is stopped before the 2-thread part.
+# read and the run is stopped before the 2-thread part. A second Crafty run
+# per round searches our own bench positions to depth 14 (--crafty-depth D;
+# --no-crafty-positions skips it): the same positions for both engines, and
+# Crafty's per-search summaries give the share of its nodes that are moves it
+# made and pruned unsearched (it counts a node per move made, we per search
+# entered), so ours / Crafty is also given against its searched positions.
 set -euo pipefail
 if [ $# -lt 1 ]; then
     echo "usage: scripts/compare-crafty.sh PATH-TO-CRAFTY [boardbench nps flags...]" >&2

@@ -17,6 +17,19 @@
 //!   `Nodes searched  :` and `Nodes/second    :`.
 //! * **ours**: `engine bench --profile P [--depth D]`, whose last line is
 //!   `<nodes> nodes <nps> nps`.
+//! * **Crafty on our bench positions**: the same binary fed, through stdin,
+//!   one fixed-depth search of every position our `engine bench` searches
+//!   (`new`, `setboard FEN`, `sd D`, `go`); each search ends with a summary
+//!   (`time=0.87  mat=0  n=6185807 ...` and `... reduced=828K pruned=3.1M`),
+//!   summed by [`parse_crafty_searches`].
+//!
+//! Crafty counts a node each time it makes a move (`MakeMove` then
+//! `nodes_searched++`), before it tests the move for legality and before
+//! its futility pruning may drop the move unsearched; our engine and
+//! Stockfish count a node on entering a search. The `pruned` figure of
+//! Crafty's summaries is the moves made and dropped that way, so
+//! `n - pruned` is the comparable count (Crafty's illegal pseudo-legal
+//! moves are still in it: it prints no count of them).
 //!
 //! Each parser returns the figures or a one-line reason.
 
@@ -37,6 +50,9 @@ pub enum EngineKind {
     Crafty,
     Stockfish,
     Ours,
+    /// Crafty searching our bench positions, one summary per search.
+    #[serde(rename = "crafty-positions")]
+    CraftyPositions,
 }
 
 impl EngineKind {
@@ -45,6 +61,7 @@ impl EngineKind {
             EngineKind::Crafty => "crafty",
             EngineKind::Stockfish => "stockfish",
             EngineKind::Ours => "ours",
+            EngineKind::CraftyPositions => "crafty-positions",
         }
     }
 }
@@ -88,6 +105,120 @@ pub fn crafty_first_block_done(stdout: &str) -> bool {
         let at = stdout.find("Raw nodes per second:").unwrap_or(0);
         stdout[at..].contains('\n')
     }
+}
+
+/// The stdin script that has Crafty search each of `fens` to `depth`
+/// with a `hash_mb` MiB table, cleared before every position (`new`), as
+/// our bench clears its own; no pondering, so one search per position.
+pub fn crafty_positions_script(fens: &[&str], depth: u32, hash_mb: usize) -> String {
+    let mut s = format!("ponder off\nhash {hash_mb}M\n");
+    for fen in fens {
+        s.push_str(&format!("new\nsetboard {fen}\nsd {depth}\ngo\n"));
+    }
+    s.push_str("quit\n");
+    s
+}
+
+/// Crafty's summaries of a series of searches, summed.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CraftySearches {
+    pub searches: usize,
+    /// Sum of `n=`: every move made, searched or not.
+    pub nodes: u64,
+    /// Sum of `pruned=`: moves made and dropped by futility pruning.
+    pub pruned: u64,
+    /// Most the printed `pruned` figures can be off in total: Crafty
+    /// rounds them (`828K`, `3.1M`), each by up to half its last digit.
+    pub pruned_rounding: u64,
+    /// Sum of `time=` (Crafty's own search time, in hundredths of a second).
+    pub time_s: f64,
+}
+
+impl CraftySearches {
+    /// Nodes per second as Crafty counts nodes.
+    pub fn nps(&self) -> f64 {
+        self.nodes as f64 / self.time_s
+    }
+
+    /// Moves made less the ones pruned unsearched: the positions searched.
+    pub fn searched_nodes(&self) -> u64 {
+        self.nodes.saturating_sub(self.pruned)
+    }
+
+    /// [`searched_nodes`](Self::searched_nodes) per second.
+    pub fn searched_nps(&self) -> f64 {
+        self.searched_nodes() as f64 / self.time_s
+    }
+}
+
+/// A count as Crafty prints it: `548`, `4K`, `3.1M` (also `B`); with the
+/// most the printed figure can be off by.
+fn crafty_count(s: &str) -> Option<(u64, u64)> {
+    let (digits, unit) = match s.as_bytes().last()? {
+        b'K' => (&s[..s.len() - 1], 1e3),
+        b'M' => (&s[..s.len() - 1], 1e6),
+        b'B' => (&s[..s.len() - 1], 1e9),
+        _ => (s, 1.0),
+    };
+    let v: f64 = digits.parse().ok().filter(|v: &f64| v.is_finite() && *v >= 0.0)?;
+    let decimals = digits.split_once('.').map(|(_, d)| d.len() as i32).unwrap_or(0);
+    let half_step = if unit == 1.0 { 0.0 } else { 0.5 * unit / 10f64.powi(decimals) };
+    Some(((v * unit).round() as u64, half_step.round() as u64))
+}
+
+/// The value of `key=` among the whitespace-separated tokens of `line`.
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    line.split_whitespace().find_map(|t| t.strip_prefix(key)?.strip_prefix('='))
+}
+
+/// Sum Crafty's search summaries; there must be exactly `expected`, each
+/// with its `pruned=` line.
+pub fn parse_crafty_searches(stdout: &str, expected: usize) -> Result<CraftySearches, String> {
+    let mut s = CraftySearches { searches: 0, nodes: 0, pruned: 0, pruned_rounding: 0, time_s: 0.0 };
+    let mut awaiting_pruned = false;
+    for line in stdout.lines() {
+        if let (Some(t), Some(n)) = (field(line, "time"), field(line, "n")) {
+            if awaiting_pruned {
+                return Err(format!("search {} has no \"pruned=\" line", s.searches));
+            }
+            let time: f64 = t
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite() && *v >= 0.0)
+                .ok_or_else(|| format!("search {}: \"time={t}\" is not a time in seconds", s.searches + 1))?;
+            let nodes: u64 =
+                n.parse().map_err(|_| format!("search {}: \"n={n}\" is not a node count", s.searches + 1))?;
+            s.searches += 1;
+            s.nodes += nodes;
+            s.time_s += time;
+            awaiting_pruned = true;
+        } else if let Some(p) = field(line, "pruned") {
+            if !awaiting_pruned {
+                return Err(format!("a \"pruned={p}\" line with no search summary before it"));
+            }
+            let (pruned, rounding) =
+                crafty_count(p).ok_or_else(|| format!("search {}: \"pruned={p}\" is not a count", s.searches))?;
+            s.pruned += pruned;
+            s.pruned_rounding += rounding;
+            awaiting_pruned = false;
+        }
+    }
+    if awaiting_pruned {
+        return Err(format!("search {} has no \"pruned=\" line", s.searches));
+    }
+    if s.searches != expected {
+        return Err(format!(
+            "{} search summaries (\"time=... n=...\") for {expected} positions: a position was refused or a search cut short",
+            s.searches
+        ));
+    }
+    if s.time_s <= 0.0 {
+        return Err("the searches took 0.00 s in total by Crafty's clock: search deeper (--crafty-depth)".into());
+    }
+    if s.pruned > s.nodes {
+        return Err(format!("{} moves pruned of {} made: the summaries do not add up", s.pruned, s.nodes));
+    }
+    Ok(s)
 }
 
 /// Stockfish `bench`: `Nodes searched  : N` and `Nodes/second    : N`, on
@@ -153,11 +284,22 @@ pub fn banner(stdout: &str, stderr: &str) -> Option<String> {
 }
 
 /// Parse the figures of a `kind` run.
-pub fn parse(kind: EngineKind, stdout: &str, stderr: &str) -> Result<BenchFigures, String> {
+/// `positions` is how many searches a [`EngineKind::CraftyPositions`] run
+/// was given (the others ignore it); its summaries come back beside the
+/// figures.
+pub fn parse(
+    kind: EngineKind,
+    stdout: &str,
+    stderr: &str,
+    positions: usize,
+) -> Result<(BenchFigures, Option<CraftySearches>), String> {
     match kind {
-        EngineKind::Crafty => parse_crafty(stdout),
-        EngineKind::Stockfish => parse_stockfish(stderr, stdout),
-        EngineKind::Ours => parse_ours(stdout),
+        EngineKind::Crafty => parse_crafty(stdout).map(|f| (f, None)),
+        EngineKind::Stockfish => parse_stockfish(stderr, stdout).map(|f| (f, None)),
+        EngineKind::Ours => parse_ours(stdout).map(|f| (f, None)),
+        EngineKind::CraftyPositions => {
+            parse_crafty_searches(stdout, positions).map(|s| (BenchFigures { nodes: s.nodes, nps: s.nps() }, Some(s)))
+        }
     }
 }
 
@@ -234,6 +376,61 @@ mod tests {
         let cut = &CRAFTY_23[..CRAFTY_23.find("Raw nodes").unwrap()];
         assert!(!crafty_first_block_done(cut));
         assert!(parse_crafty(cut).unwrap_err().contains("Raw nodes per second"));
+    }
+
+    /// Debian's Crafty 23.4 fed `crafty_positions_script` of three bench
+    /// positions at depth 8 (a start, a middlegame, an endgame), captured.
+    const CRAFTY_23_POSITIONS: &str = include_str!("../tests/fixtures/crafty-23.4-positions.txt");
+
+    #[test]
+    fn crafty_search_summaries_are_summed() {
+        let s = parse_crafty_searches(CRAFTY_23_POSITIONS, 3).unwrap();
+        assert_eq!((s.searches, s.nodes), (3, 12_435 + 127_369 + 15_219));
+        // 370, 65K (rounded: up to 500 either way), 289.
+        assert_eq!((s.pruned, s.pruned_rounding), (370 + 65_000 + 289, 500));
+        assert!((s.time_s - 0.04).abs() < 1e-9);
+        assert_eq!(s.searched_nodes(), s.nodes - s.pruned);
+        assert!((s.nps() - s.nodes as f64 / 0.04).abs() < 1e-3);
+        assert!(s.searched_nps() < s.nps());
+        let (f, searches) = parse(EngineKind::CraftyPositions, CRAFTY_23_POSITIONS, "", 3).unwrap();
+        assert_eq!((f.nodes, searches), (s.nodes, Some(s)));
+        // A position Crafty refused (or a run cut short) leaves a search missing.
+        assert!(parse_crafty_searches(CRAFTY_23_POSITIONS, 4).unwrap_err().contains("3 search summaries"));
+        let cut = &CRAFTY_23_POSITIONS[..CRAFTY_23_POSITIONS.rfind("extensions=").unwrap()];
+        assert!(parse_crafty_searches(cut, 3).unwrap_err().contains("search 3 has no \"pruned=\""));
+    }
+
+    #[test]
+    fn crafty_summary_errors_name_the_field() {
+        let ok = "time=1.50  mat=0  n=1000  fh=90%\nreduced=1K pruned=200\n";
+        assert_eq!(parse_crafty_searches(ok, 1).unwrap().searched_nodes(), 800);
+        let bad = |t: &str| parse_crafty_searches(t, 1).unwrap_err();
+        assert!(bad("time=x  n=1000\npruned=1\n").contains("\"time=x\""));
+        assert!(bad("time=1.0  n=lots\npruned=1\n").contains("\"n=lots\""));
+        assert!(bad("time=1.0  n=10\npruned=many\n").contains("\"pruned=many\""));
+        assert!(bad("pruned=5\ntime=1.0  n=10\npruned=1\n").contains("no search summary before it"));
+        assert!(bad("time=0.00  n=10\npruned=1\n").contains("0.00 s"));
+        assert!(bad("time=1.0  n=10\npruned=20\n").contains("do not add up"));
+        assert!(bad("").contains("0 search summaries"));
+    }
+
+    #[test]
+    fn crafty_counts_and_their_rounding() {
+        assert_eq!(crafty_count("548"), Some((548, 0)));
+        assert_eq!(crafty_count("4K"), Some((4_000, 500)));
+        assert_eq!(crafty_count("3.1M"), Some((3_100_000, 50_000)));
+        assert_eq!(crafty_count("2B"), Some((2_000_000_000, 500_000_000)));
+        assert_eq!(crafty_count("K"), None);
+        assert_eq!(crafty_count("-3"), None);
+        assert_eq!(crafty_count(""), None);
+    }
+
+    #[test]
+    fn crafty_positions_script_searches_each_position_once() {
+        let s = crafty_positions_script(&["8/8/8/8/8/8/8/K6k w - - 0 1", "k7/8/8/8/8/8/8/7K b - - 0 1"], 12, 16);
+        assert!(s.starts_with("ponder off\nhash 16M\n") && s.ends_with("go\nquit\n"), "{s}");
+        assert_eq!(s.matches("new\nsetboard ").count(), 2);
+        assert_eq!(s.matches("sd 12\ngo\n").count(), 2);
     }
 
     #[test]

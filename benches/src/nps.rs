@@ -17,8 +17,16 @@
 //! drift cancels in their ratio). Whole-process timings swing up to 2x here
 //! under load from other jobs (DESIGN §5): quote these ratios, measured in
 //! one job, not one absolute figure.
+//!
+//! With `--crafty`, Crafty also searches our bench positions to a fixed
+//! depth (`crafty-positions`), so the two engines are timed on the same
+//! positions, and its search summaries say how many of the nodes it counts
+//! are moves it made and then pruned unsearched (Crafty counts a node per
+//! move made, we count one per search entered: see [`baseline_engine`]).
+//! The ratios are then given both against Crafty's count and against its
+//! searched positions only (`crafty-positions searched`).
 
-use crate::baseline_engine::{self, BenchFigures, EngineKind};
+use crate::baseline_engine::{self, BenchFigures, CraftySearches, EngineKind};
 use crate::plot::{self, Bar};
 use crate::process::{self, Ending, Job, TempDir};
 use crate::report::{self, write_atomic};
@@ -60,6 +68,12 @@ pub struct NpsCli {
     /// Depth of our `engine bench` [default: the bench's own].
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..))]
     pub depth: Option<u32>,
+    /// Depth of Crafty's searches of our bench positions.
+    #[arg(long, value_name = "D", default_value_t = 14, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub crafty_depth: u32,
+    /// Run Crafty's own bench only, not its searches of our bench positions.
+    #[arg(long)]
+    pub no_crafty_positions: bool,
     /// Arguments of Stockfish's bench command.
     #[arg(long, value_name = "ARGS", default_value = STOCKFISH_BENCH)]
     pub stockfish_bench: String,
@@ -108,6 +122,7 @@ impl NpsCli {
             engine,
             profiles,
             depth: self.depth,
+            crafty_positions_depth: (!self.no_crafty_positions).then_some(self.crafty_depth),
             stockfish_bench: self.stockfish_bench.clone(),
             runs: self.runs as usize,
             core: Some(self.core.unwrap_or_else(|| sysinfo::cpu_count() - 1)),
@@ -146,6 +161,9 @@ pub struct NpsArgs {
     pub profiles: Vec<String>,
     /// `engine bench --depth`, when given.
     pub depth: Option<u32>,
+    /// Depth of Crafty's searches of our bench positions; `None`: Crafty
+    /// runs its own bench only.
+    pub crafty_positions_depth: Option<u32>,
     pub stockfish_bench: String,
     pub runs: usize,
     pub core: Option<usize>,
@@ -170,6 +188,10 @@ pub struct EngineReport {
     pub banner: Option<String>,
     pub runs: Vec<RunRecord>,
     pub nps: Spread,
+    /// [`RunRecord::searched_nps`] over the runs, for an engine whose node
+    /// count includes moves it did not search (`crafty-positions`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub searched_nps: Option<Spread>,
     /// Whether every run searched the same number of nodes (all three
     /// benches are deterministic at fixed depth with one thread).
     pub nodes_consistent: bool,
@@ -192,6 +214,17 @@ pub struct RunRecord {
     pub load_after: Option<[f64; 3]>,
     /// "exited 0", or "stopped after the first totals block" (Crafty).
     pub ending: String,
+    /// Crafty's search summaries, summed (`crafty-positions` runs only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crafty: Option<CraftySearches>,
+}
+
+impl RunRecord {
+    /// NPS counting only the positions searched: Crafty's moves made less
+    /// the ones it pruned unsearched; every other engine's own NPS.
+    pub fn searched_nps(&self) -> f64 {
+        self.crafty.map(|c| c.searched_nps()).unwrap_or(self.nps)
+    }
 }
 
 /// Median, min and max of a set of values.
@@ -258,6 +291,8 @@ struct Plan {
     stdin: Option<String>,
     /// Point $HOME at the working directory (Crafty reads ~/.craftyrc).
     home_is_cwd: bool,
+    /// Searches the stdin script asks for (`crafty-positions` only).
+    positions: usize,
 }
 
 fn plans(a: &NpsArgs) -> Vec<Plan> {
@@ -274,6 +309,7 @@ fn plans(a: &NpsArgs) -> Vec<Plan> {
             args,
             stdin: None,
             home_is_cwd: false,
+            positions: 0,
         });
     }
     if let Some(sf) = &a.stockfish {
@@ -286,6 +322,7 @@ fn plans(a: &NpsArgs) -> Vec<Plan> {
             args,
             stdin: None,
             home_is_cwd: false,
+            positions: 0,
         });
     }
     if let Some(c) = &a.crafty {
@@ -296,7 +333,20 @@ fn plans(a: &NpsArgs) -> Vec<Plan> {
             args: Vec::new(),
             stdin: Some("bench\nquit\n".into()),
             home_is_cwd: true,
+            positions: 0,
         });
+        if let Some(depth) = a.crafty_positions_depth {
+            let fens: Vec<&str> = engine::bench::BENCH_POSITIONS.iter().map(|(_, fen)| *fen).collect();
+            v.push(Plan {
+                label: "crafty-positions".into(),
+                kind: EngineKind::CraftyPositions,
+                program: c.clone(),
+                args: Vec::new(),
+                stdin: Some(baseline_engine::crafty_positions_script(&fens, depth, engine::bench::BENCH_HASH_MB)),
+                home_is_cwd: true,
+                positions: fens.len(),
+            });
+        }
     }
     v
 }
@@ -345,8 +395,16 @@ fn resolve_programs(a: &NpsArgs) -> Result<NpsArgs, String> {
     Ok(a)
 }
 
+/// What one run of one engine gave.
+struct Outcome {
+    figures: BenchFigures,
+    crafty: Option<CraftySearches>,
+    finished: process::Finished,
+    banner: Option<String>,
+}
+
 /// Run one engine once; the figures, or a one-line error.
-fn run_once(p: &Plan, a: &NpsArgs) -> Result<(BenchFigures, process::Finished, Option<String>), String> {
+fn run_once(p: &Plan, a: &NpsArgs) -> Result<Outcome, String> {
     let dir = TempDir::new(&format!("boardbench-nps-{}", p.kind.name()))?;
     let env: Vec<(String, String)> =
         if p.home_is_cwd { vec![("HOME".into(), dir.path().display().to_string())] } else { Vec::new() };
@@ -374,10 +432,10 @@ fn run_once(p: &Plan, a: &NpsArgs) -> Result<(BenchFigures, process::Finished, O
         Ending::Exited(c) => return Err(format!("{name} exited with status {c}; last lines: {tail}")),
         Ending::Signalled(s) => return Err(format!("{name} was killed by signal {s}; last lines: {tail}")),
     }
-    let figures = baseline_engine::parse(p.kind, &f.stdout, &f.stderr)
+    let (figures, crafty) = baseline_engine::parse(p.kind, &f.stdout, &f.stderr, p.positions)
         .map_err(|e| format!("{name} printed no bench result ({e}); last lines: {tail}"))?;
     let banner = baseline_engine::banner(&f.stdout, &f.stderr);
-    Ok((figures, f, banner))
+    Ok(Outcome { figures, crafty, finished: f, banner })
 }
 
 fn ending_text(e: &Ending) -> String {
@@ -404,7 +462,7 @@ pub fn run(a: &NpsArgs) -> Result<NpsReport, String> {
         for (slot, &i) in orders[round % orders.len()].iter().enumerate() {
             let p = &plans[i];
             let load_before = sysinfo::load_average();
-            let (fig, f, banner) = run_once(p, a)?;
+            let Outcome { figures: fig, crafty, finished: f, banner } = run_once(p, a)?;
             let load_after = sysinfo::load_average();
             if banners[i].is_none() {
                 banners[i] = banner;
@@ -421,6 +479,7 @@ pub fn run(a: &NpsArgs) -> Result<NpsReport, String> {
                 load_before,
                 load_after,
                 ending: ending_text(&f.ending),
+                crafty,
             };
             eprintln!(
                 "round {}/{}  {:<18} {:>11} nodes {:>10.0} nps  cpu/wall {:.2}  load {}",
@@ -450,6 +509,10 @@ pub fn run(a: &NpsArgs) -> Result<NpsReport, String> {
                 banner,
                 nodes_consistent: runs.windows(2).all(|w| w[0].nodes == w[1].nodes),
                 nps: Spread::of(&nps),
+                searched_nps: runs
+                    .iter()
+                    .any(|r| r.crafty.is_some())
+                    .then(|| Spread::of(&runs.iter().map(RunRecord::searched_nps).collect::<Vec<_>>())),
                 runs,
             }
         })
@@ -493,29 +556,35 @@ pub fn run(a: &NpsArgs) -> Result<NpsReport, String> {
     Ok(report)
 }
 
-/// Every ours/theirs pair, then each of our other profiles over our
-/// mailbox profile (the migration's own speed-up), all paired by round.
+/// Every ours/theirs pair (against an engine that counts moves it did not
+/// search, also against its searched positions only), then each of our
+/// other profiles over our mailbox profile (the migration's own speed-up),
+/// all paired by round.
 pub fn ratios(engines: &[EngineReport]) -> Vec<NpsRatio> {
     let ours = || engines.iter().filter(|e| e.kind == EngineKind::Ours);
     let mailbox_label = format!("ours {}", ProfileKind::Mailbox.name());
-    let mut pairs: Vec<(&EngineReport, &EngineReport)> = Vec::new();
+    // (ours, theirs, theirs counted by searched positions only)
+    let mut pairs: Vec<(&EngineReport, &EngineReport, bool)> = Vec::new();
     for o in ours() {
         for t in engines.iter().filter(|e| e.kind != EngineKind::Ours) {
-            pairs.push((o, t));
+            pairs.push((o, t, false));
+            if t.searched_nps.is_some() {
+                pairs.push((o, t, true));
+            }
         }
     }
     if let Some(mailbox) = ours().find(|e| e.label == mailbox_label) {
-        pairs.extend(ours().filter(|o| o.label != mailbox_label).map(|o| (o, mailbox)));
+        pairs.extend(ours().filter(|o| o.label != mailbox_label).map(|o| (o, mailbox, false)));
     }
     pairs
         .into_iter()
-        .map(|(o, t)| {
+        .map(|(o, t, searched)| {
             let ours: Vec<f64> = o.runs.iter().map(|r| r.nps).collect();
-            let theirs: Vec<f64> = t.runs.iter().map(|r| r.nps).collect();
+            let theirs: Vec<f64> = t.runs.iter().map(|r| if searched { r.searched_nps() } else { r.nps }).collect();
             let per_round: Vec<f64> = ours.iter().zip(&theirs).map(|(a, b)| a / b).collect();
             NpsRatio {
                 ours: o.label.clone(),
-                theirs: t.label.clone(),
+                theirs: if searched { format!("{} searched", t.label) } else { t.label.clone() },
                 ratio: stats::paired_ratio(&theirs, &ours),
                 per_round,
             }
@@ -524,9 +593,16 @@ pub fn ratios(engines: &[EngineReport]) -> Vec<NpsRatio> {
 }
 
 fn plot_nps(stem: &Path, r: &NpsReport) -> Result<Vec<PathBuf>, String> {
-    let groups: Vec<String> = r.engines.iter().map(|e| e.label.clone()).collect();
-    let bars: Vec<Vec<Bar>> =
-        r.engines.iter().map(|e| vec![Bar { value: e.nps.median, interval: [e.nps.min, e.nps.max] }]).collect();
+    let mut groups: Vec<String> = Vec::new();
+    let mut bars: Vec<Vec<Bar>> = Vec::new();
+    for e in &r.engines {
+        groups.push(e.label.clone());
+        bars.push(vec![Bar { value: e.nps.median, interval: [e.nps.min, e.nps.max] }]);
+        if let Some(n) = &e.searched_nps {
+            groups.push(format!("{} searched", e.label));
+            bars.push(vec![Bar { value: n.median, interval: [n.min, n.max] }]);
+        }
+    }
     plot::bucket_bars(
         stem,
         &format!("bench nodes per second, {} runs each on one pinned core (median; whiskers min..max)", r.runs),
@@ -593,11 +669,28 @@ pub fn table(r: &NpsReport) -> String {
             let _ = writeln!(s, "  {}: {b}", e.label);
         }
     }
+    for e in &r.engines {
+        let (Some(searched), Some(c)) = (&e.searched_nps, e.runs.first().and_then(|x| x.crafty)) else {
+            continue;
+        };
+        let _ = writeln!(
+            s,
+            "  {}: Crafty's fixed-depth searches of our {} bench positions; {:.1}% of the nodes it counts \
+             are moves it made and pruned unsearched (pruned counts as Crafty rounds them, within {}); \
+             counting searched positions only: median {} nps",
+            e.label,
+            c.searches,
+            100.0 * c.pruned as f64 / c.nodes as f64,
+            thousands(c.pruned_rounding as f64),
+            thousands(searched.median),
+        );
+    }
     let _ = writeln!(s, "ours / theirs NPS (median of per-round ratios, 95% bootstrap interval over rounds)");
+    let width = r.ratios.iter().map(|x| x.theirs.len()).max().unwrap_or(0).max(12);
     for x in &r.ratios {
         let _ = writeln!(
             s,
-            "  {:<18} / {:<12} {:.3} [{:.3}, {:.3}]",
+            "  {:<18} / {:<width$} {:.3} [{:.3}, {:.3}]",
             x.ours, x.theirs, x.ratio.estimate, x.ratio.interval[0], x.ratio.interval[1]
         );
     }
@@ -631,9 +724,11 @@ mod tests {
                     load_before: None,
                     load_after: None,
                     ending: "exited 0".into(),
+                    crafty: None,
                 })
                 .collect(),
             nps: Spread::of(nps),
+            searched_nps: None,
             nodes_consistent: true,
         }
     }
@@ -700,6 +795,28 @@ mod tests {
     }
 
     #[test]
+    fn crafty_positions_pair_twice() {
+        // Crafty counts 1,000 nodes a run of which 250 were pruned unsearched
+        // (a quarter): against its searched positions our ratio is 4/3 of
+        // the ratio against its own count, round by round.
+        let mut crafty = eng("crafty-positions", EngineKind::CraftyPositions, &[400.0, 200.0]);
+        for (r, time_s) in crafty.runs.iter_mut().zip([2.5, 5.0]) {
+            r.crafty = Some(CraftySearches { searches: 20, nodes: 1_000, pruned: 250, pruned_rounding: 500, time_s });
+        }
+        crafty.searched_nps = Some(Spread::of(&crafty.runs.iter().map(RunRecord::searched_nps).collect::<Vec<_>>()));
+        let engines = vec![eng("ours bitboard", EngineKind::Ours, &[300.0, 150.0]), crafty];
+        let r = ratios(&engines);
+        assert_eq!(r.len(), 2);
+        assert_eq!(r[0].theirs, "crafty-positions");
+        assert_eq!(r[0].per_round, vec![0.75, 0.75]);
+        assert_eq!(r[1].theirs, "crafty-positions searched");
+        assert_eq!(r[1].per_round, vec![1.0, 1.0]);
+        // Other engines' searched NPS is their own NPS.
+        assert_eq!(engines[0].runs[0].searched_nps(), 300.0);
+        assert_eq!(engines[1].searched_nps.unwrap().median, 225.0);
+    }
+
+    #[test]
     fn thousands_separators() {
         assert_eq!(thousands(1_428_141.4), "1,428,141");
         assert_eq!(thousands(999.0), "999");
@@ -715,6 +832,7 @@ mod tests {
             engine: PathBuf::from("/bin/sh"),
             profiles: vec!["bitboard".into()],
             depth: None,
+            crafty_positions_depth: Some(14),
             stockfish_bench: STOCKFISH_BENCH.into(),
             runs: 1,
             core: None,

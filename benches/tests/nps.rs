@@ -67,7 +67,10 @@ fn fake_crafty_and_stockfish_end_to_end() {
     let r: NpsReport = serde_json::from_slice(&std::fs::read(dir.path().join("nps-latest.json")).unwrap()).unwrap();
     assert_eq!(r.schema, boardbench::nps::SCHEMA);
     let labels: Vec<&str> = r.engines.iter().map(|e| e.label.as_str()).collect();
-    assert_eq!(labels, ["ours mailbox", "ours bitboard", "ours single-probe", "stockfish", "crafty"]);
+    assert_eq!(
+        labels,
+        ["ours mailbox", "ours bitboard", "ours single-probe", "stockfish", "crafty", "crafty-positions"]
+    );
     let crafty = &r.engines[4];
     assert_eq!(crafty.runs.len(), 3);
     for run in &crafty.runs {
@@ -78,6 +81,22 @@ fn fake_crafty_and_stockfish_end_to_end() {
     }
     assert_eq!(crafty.banner.as_deref(), Some("Crafty v25.2"));
     assert_eq!(crafty.stdin.as_deref(), Some("bench\nquit\n"));
+    // Crafty on our bench positions: one search per position, summed (the
+    // fake answers every search with 1,000,000 nodes in 0.50 s, 250K pruned).
+    let positions = &r.engines[5];
+    let script = positions.stdin.as_deref().unwrap();
+    let fens = engine::bench::BENCH_POSITIONS.len();
+    assert!(script.starts_with("ponder off\nhash 16M\n"), "{script}");
+    assert_eq!(script.matches("\nsd 14\ngo\n").count(), fens);
+    assert!(script.contains(&format!("setboard {}\n", engine::bench::BENCH_POSITIONS[0].1)));
+    for run in &positions.runs {
+        let c = run.crafty.unwrap();
+        assert_eq!((c.searches, c.nodes, c.pruned), (fens, 1_000_000 * fens as u64, 250_000 * fens as u64));
+        assert_eq!(run.nps, 2_000_000.0);
+        assert_eq!(run.searched_nps(), 1_500_000.0);
+        assert_eq!(run.ending, "exited 0");
+    }
+    assert_eq!(positions.searched_nps.unwrap().median, 1_500_000.0);
     let sf = &r.engines[3];
     assert_eq!((sf.runs[0].nodes, sf.nps.median), (3_467_381, 1_499_732.0));
     assert!(sf.nodes_consistent);
@@ -85,9 +104,12 @@ fn fake_crafty_and_stockfish_end_to_end() {
     let ratio = |o: &str, t: &str| r.ratios.iter().find(|x| x.ours == o && x.theirs == t).unwrap().ratio;
     assert_eq!(ratio("ours bitboard", "crafty").estimate, 2_000_000.0 / 6_884_758.0);
     assert_eq!(ratio("ours mailbox", "stockfish").estimate, 1_000_000.0 / 1_499_732.0);
-    // Three profiles over two reference engines, then two profiles over
-    // our mailbox profile.
-    assert_eq!(r.ratios.len(), 8);
+    assert_eq!(ratio("ours bitboard", "crafty-positions").estimate, 1.0);
+    assert_eq!(ratio("ours bitboard", "crafty-positions searched").estimate, 2.0 / 1.5);
+    // Three profiles over four references (Stockfish, Crafty's bench,
+    // Crafty on our positions counted its way and by searched positions),
+    // then two profiles over our mailbox profile.
+    assert_eq!(r.ratios.len(), 14);
     assert_eq!(ratio("ours bitboard", "ours mailbox").estimate, 2.0);
     assert_eq!(ratio("ours single-probe", "ours mailbox").estimate, 2.1);
     // Every engine ran once per round, rounds interleaved, slots balanced.
@@ -97,21 +119,26 @@ fn fake_crafty_and_stockfish_end_to_end() {
     let first_slots: Vec<usize> = r.engines.iter().map(|e| e.runs[0].slot).collect();
     let mut sorted = first_slots.clone();
     sorted.sort();
-    assert_eq!(sorted, [0, 1, 2, 3, 4], "a permutation per round: {first_slots:?}");
+    assert_eq!(sorted, [0, 1, 2, 3, 4, 5], "a permutation per round: {first_slots:?}");
     assert_ne!(r.engines[0].runs[0].slot, r.engines[0].runs[1].slot, "order changes between rounds");
     // Each Crafty run had a fresh working directory, which was also $HOME,
     // and nothing was left behind.
     let starts = std::fs::read_to_string(&record).unwrap();
     let dirs: Vec<(&str, &str)> = starts.lines().map(|l| l.split_once(' ').unwrap()).collect();
-    assert_eq!(dirs.len(), 3);
+    assert_eq!(dirs.len(), 6, "two Crafty runs a round");
     for (cwd, home) in &dirs {
         assert_eq!(cwd, home);
         assert!(!Path::new(cwd).exists(), "{cwd} removed");
     }
-    assert!(dirs[0].0 != dirs[1].0 && dirs[1].0 != dirs[2].0);
+    let mut distinct: Vec<&str> = dirs.iter().map(|d| d.0).collect();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), dirs.len());
     // The table and the plot.
     assert!(stdout.contains("crafty: Crafty v25.2"), "{stdout}");
     assert!(stdout.contains("ours bitboard      / crafty"), "{stdout}");
+    assert!(stdout.contains("25.0% of the nodes it counts are moves it made and pruned unsearched"), "{stdout}");
+    assert!(stdout.contains("searched positions only: median 1,500,000 nps"), "{stdout}");
     assert_eq!(r.plots.len(), 2);
     for p in &r.plots {
         assert!(std::fs::metadata(dir.path().join(p)).unwrap().len() > 1000);
@@ -174,7 +201,9 @@ fn baseline_failures_are_one_clear_line() {
         let a: Vec<&str> = args.iter().map(String::as_str).collect();
         nps(&a, &[("FAKE_MODE", mode)])
     };
-    let crafty = base("--crafty", fixture("fake-crafty.sh"));
+    let mut crafty = base("--crafty", fixture("fake-crafty.sh"));
+    let crafty_with_positions = crafty.clone();
+    crafty.push("--no-crafty-positions".into());
     let sf = base("--stockfish", fixture("fake-stockfish.sh"));
     fails_with(
         &run(&crafty, "fail"),
@@ -184,6 +213,15 @@ fn baseline_failures_are_one_clear_line() {
     let t = Instant::now();
     fails_with(&run(&crafty, "hang"), "did not finish within 3 s (killed)");
     assert!(t.elapsed() < Duration::from_secs(20));
+    // Crafty's bench fine, but half our positions refused: said, not summed.
+    fails_with(
+        &run(&crafty_with_positions, "refuse"),
+        &format!(
+            "printed no bench result ({} search summaries (\"time=... n=...\") for {} positions:",
+            engine::bench::BENCH_POSITIONS.len() / 2,
+            engine::bench::BENCH_POSITIONS.len()
+        ),
+    );
     fails_with(&run(&sf, "fail"), "exited with status 1; last lines:");
     fails_with(&run(&sf, "garbage"), "no \"Nodes searched\" line on stderr or stdout");
     fails_with(&run(&sf, "hang"), "did not finish within 3 s");
