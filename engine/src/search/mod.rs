@@ -415,7 +415,8 @@ impl<P: Profile> Searcher<P> {
         self.deadline = None;
         self.aborted = false;
         pos.reserve_history(MAX_PLY + 8);
-        self.qsearch(pos, 0, -INFINITY, INFINITY)
+        let in_check = P::in_check(pos);
+        self.qsearch(pos, 0, -INFINITY, INFINITY, in_check)
     }
 
     /// Nodes visited by the last search or [`quiesce`](Self::quiesce).
@@ -426,6 +427,7 @@ impl<P: Profile> Searcher<P> {
     /// One iteration, starting with a window around the previous score and
     /// widening it on failure.
     fn aspiration(&mut self, pos: &mut Position, depth: u32, previous: i32) -> i32 {
+        let in_check = P::in_check(pos);
         let mut delta = ASPIRATION_DELTA;
         let (mut alpha, mut beta) = (-INFINITY, INFINITY);
         if depth >= ASPIRATION_DEPTH && previous.abs() < MATE_BOUND {
@@ -433,7 +435,7 @@ impl<P: Profile> Searcher<P> {
             beta = (previous + delta).min(INFINITY);
         }
         loop {
-            let score = self.search(pos, depth as i32, 0, alpha, beta, true, false);
+            let score = self.search(pos, depth as i32, 0, alpha, beta, true, false, in_check);
             if self.aborted {
                 return score;
             }
@@ -504,7 +506,9 @@ impl<P: Profile> Searcher<P> {
         }
     }
 
-    /// The principal-variation alpha-beta search.
+    /// The principal-variation alpha-beta search. `in_check` is whether
+    /// the side to move is in check: the parent has just tested it (its
+    /// gives-check test), so no node tests it twice.
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
@@ -515,15 +519,16 @@ impl<P: Profile> Searcher<P> {
         mut beta: i32,
         pv_node: bool,
         null_ok: bool,
+        in_check: bool,
     ) -> i32 {
+        debug_assert_eq!(in_check, P::in_check(pos));
         if depth <= 0 {
-            return self.qsearch(pos, ply, alpha, beta);
+            return self.qsearch(pos, ply, alpha, beta, in_check);
         }
         if !self.enter_node(ply) {
             return 0;
         }
         let root = ply == 0;
-        let in_check = P::in_check(pos);
         if !root {
             if pos.is_repetition() || pos.insufficient_material() || (pos.halfmove_clock() >= 100 && !in_check) {
                 return DRAW;
@@ -567,7 +572,10 @@ impl<P: Profile> Searcher<P> {
             if null_ok && depth >= 2 && static_eval >= beta && !ordering::pawns_and_king_only(pos) {
                 let reduction = if depth >= 6 { 3 } else { 2 };
                 pos.make_null();
-                let score = -self.search(pos, depth - 1 - reduction, ply + 1, -beta, -beta + 1, false, false);
+                // Not in check after a pass: the side that passed was not, and
+                // the side now to move cannot be (it would have been our move
+                // with its king attacked).
+                let score = -self.search(pos, depth - 1 - reduction, ply + 1, -beta, -beta + 1, false, false, false);
                 pos.unmake();
                 if self.aborted {
                     return 0;
@@ -635,7 +643,7 @@ impl<P: Profile> Searcher<P> {
             let new_depth = depth - 1 + extension;
             let mut score;
             if searched == 0 {
-                score = -self.search(pos, new_depth, ply + 1, -beta, -alpha, pv_node, true);
+                score = -self.search(pos, new_depth, ply + 1, -beta, -alpha, pv_node, true, gives_check);
             } else {
                 let mut reduction = 0;
                 if depth >= LMR_MIN_DEPTH
@@ -648,12 +656,12 @@ impl<P: Profile> Searcher<P> {
                     let r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32 - i32::from(pv_node);
                     reduction = r.clamp(0, new_depth - 1);
                 }
-                score = -self.search(pos, new_depth - reduction, ply + 1, -alpha - 1, -alpha, false, true);
+                score = -self.search(pos, new_depth - reduction, ply + 1, -alpha - 1, -alpha, false, true, gives_check);
                 if score > alpha && reduction > 0 {
-                    score = -self.search(pos, new_depth, ply + 1, -alpha - 1, -alpha, false, true);
+                    score = -self.search(pos, new_depth, ply + 1, -alpha - 1, -alpha, false, true, gives_check);
                 }
                 if pv_node && score > alpha && score < beta {
-                    score = -self.search(pos, new_depth, ply + 1, -beta, -alpha, true, true);
+                    score = -self.search(pos, new_depth, ply + 1, -beta, -alpha, true, true, gives_check);
                 }
             }
             pos.unmake();
@@ -702,8 +710,10 @@ impl<P: Profile> Searcher<P> {
     }
 
     /// Quiescence search: captures and queen promotions until the position
-    /// is quiet, standing pat on the evaluation.
-    fn qsearch(&mut self, pos: &mut Position, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+    /// is quiet, standing pat on the evaluation. `in_check` as for
+    /// [`search`](Self::search).
+    fn qsearch(&mut self, pos: &mut Position, ply: usize, mut alpha: i32, beta: i32, in_check: bool) -> i32 {
+        debug_assert_eq!(in_check, P::in_check(pos));
         if !self.enter_node(ply) {
             return 0;
         }
@@ -713,7 +723,6 @@ impl<P: Profile> Searcher<P> {
         if pos.insufficient_material() {
             return DRAW;
         }
-        let in_check = P::in_check(pos);
         let mut list = MoveList::new();
         let mut moves = ScoredMoves::new();
         let mut best_score;
@@ -766,7 +775,8 @@ impl<P: Profile> Searcher<P> {
 
         while let Some((m, _)) = moves.pick() {
             pos.make(m);
-            let score = -self.qsearch(pos, ply + 1, -beta, -alpha);
+            let gives_check = P::in_check(pos);
+            let score = -self.qsearch(pos, ply + 1, -beta, -alpha, gives_check);
             pos.unmake();
             if self.aborted {
                 return 0;
