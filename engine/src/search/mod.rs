@@ -292,7 +292,10 @@ impl<P: Profile> Searcher<P> {
     }
 
     /// Search `pos` within `limits`, reporting each completed iteration to
-    /// `on_info`. `pos` is restored before returning.
+    /// `on_info`. `pos` is restored before returning. Never inlined: the
+    /// instruction counts (`scripts/bench-instructions.sh`, callgrind's
+    /// `--toggle-collect='*Searcher*go*'`) count inside this function.
+    #[inline(never)]
     pub fn go(&mut self, pos: &mut Position, limits: &Limits, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
         let start = Instant::now();
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
@@ -508,9 +511,33 @@ impl<P: Profile> Searcher<P> {
 
     /// The principal-variation alpha-beta search. `in_check` is whether
     /// the side to move is in check: the parent has just tested it (its
-    /// gives-check test), so no node tests it twice.
+    /// gives-check test), so no node tests it twice. Inline, so that a
+    /// node with no depth left (most nodes: the children of the last
+    /// interior ply) goes straight to [`qsearch`](Self::qsearch) without
+    /// first setting up an interior node's frame.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn search(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        pv_node: bool,
+        null_ok: bool,
+        in_check: bool,
+    ) -> i32 {
+        debug_assert_eq!(in_check, P::in_check(pos));
+        if depth <= 0 {
+            return self.qsearch(pos, ply, alpha, beta, in_check);
+        }
+        self.interior(pos, depth, ply, alpha, beta, pv_node, null_ok, in_check)
+    }
+
+    /// [`search`](Self::search) with depth left.
+    #[allow(clippy::too_many_arguments)]
+    fn interior(
         &mut self,
         pos: &mut Position,
         depth: i32,
@@ -521,10 +548,6 @@ impl<P: Profile> Searcher<P> {
         null_ok: bool,
         in_check: bool,
     ) -> i32 {
-        debug_assert_eq!(in_check, P::in_check(pos));
-        if depth <= 0 {
-            return self.qsearch(pos, ply, alpha, beta, in_check);
-        }
         if !self.enter_node(ply) {
             return 0;
         }
@@ -711,8 +734,12 @@ impl<P: Profile> Searcher<P> {
 
     /// Quiescence search: captures and queen promotions until the position
     /// is quiet, standing pat on the evaluation. `in_check` as for
-    /// [`search`](Self::search).
-    fn qsearch(&mut self, pos: &mut Position, ply: usize, mut alpha: i32, beta: i32, in_check: bool) -> i32 {
+    /// [`search`](Self::search). Inline up to the stand-pat cutoff, where
+    /// most quiescence nodes end; the moves are searched out of line
+    /// ([`qsearch_moves`](Self::qsearch_moves)), so a node that stands pat
+    /// never sets up the move lists' frame.
+    #[inline(always)]
+    fn qsearch(&mut self, pos: &mut Position, ply: usize, alpha: i32, beta: i32, in_check: bool) -> i32 {
         debug_assert_eq!(in_check, P::in_check(pos));
         if !self.enter_node(ply) {
             return 0;
@@ -723,53 +750,75 @@ impl<P: Profile> Searcher<P> {
         if pos.insufficient_material() {
             return DRAW;
         }
-        let mut list = MoveList::new();
-        let mut moves = ScoredMoves::new();
-        let mut best_score;
-
         if in_check && P::Defects::count(pos, pos.side_to_move()).count > 1 {
             // The qsearch-in-check extension (DESIGN §4.2): a king short of
             // defenders searches every evasion and may not stand pat.
-            if pos.is_repetition() {
-                return DRAW;
+            return self.qsearch_moves(pos, ply, alpha, beta, None);
+        }
+        // Stand pat. In check without the extension the captures searched
+        // next are the capturing evasions.
+        let stand_pat = self.eval.evaluate(pos, alpha, beta);
+        let stand_pat = discount_en_prise(pos, stand_pat, self.eval.en_prise());
+        if stand_pat >= beta {
+            return stand_pat;
+        }
+        self.qsearch_moves(pos, ply, alpha, beta, Some((stand_pat, in_check)))
+    }
+
+    /// The moves of a quiescence node: every evasion for the in-check
+    /// extension (`stand_pat` is `None`), else the captures and queen
+    /// promotions worth searching below a stand-pat score that did not
+    /// reach `beta` (with whether the side to move is in check).
+    #[inline(never)]
+    fn qsearch_moves(
+        &mut self,
+        pos: &mut Position,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        stand_pat: Option<(i32, bool)>,
+    ) -> i32 {
+        let mut list = MoveList::new();
+        let mut moves = ScoredMoves::new();
+        let mut best_score;
+        match stand_pat {
+            None => {
+                if pos.is_repetition() {
+                    return DRAW;
+                }
+                P::Gen::legal(pos, &mut list);
+                if list.is_empty() {
+                    return -MATE + ply as i32;
+                }
+                moves.fill(&list, |m| {
+                    if m.is_tactical() {
+                        order_key(class::GOOD_TACTICAL, ordering::mvv_lva(m), m)
+                    } else {
+                        order_key(class::QUIET, self.history.get(m), m)
+                    }
+                });
+                best_score = -INFINITY;
             }
-            P::Gen::legal(pos, &mut list);
-            if list.is_empty() {
-                return -MATE + ply as i32;
-            }
-            moves.fill(&list, |m| {
-                if m.is_tactical() {
-                    order_key(class::GOOD_TACTICAL, ordering::mvv_lva(m), m)
-                } else {
-                    order_key(class::QUIET, self.history.get(m), m)
+            Some((stand_pat, in_check)) => {
+                alpha = alpha.max(stand_pat);
+                best_score = stand_pat;
+                P::Gen::tactical(pos, &mut list);
+                for &m in &list {
+                    if m.is_promotion() && !ordering::is_queen_promotion(m) {
+                        continue;
+                    }
+                    // Delta pruning: even winning the piece cannot reach alpha.
+                    if !in_check && !m.is_promotion() && stand_pat + ordering::material_gain(m) + DELTA_MARGIN <= alpha
+                    {
+                        continue;
+                    }
+                    // SEE pruning: losing captures are not searched.
+                    let value = exchange_value::<P>(pos, m);
+                    if value < 0 && !in_check {
+                        continue;
+                    }
+                    moves.push(order_key(class::GOOD_TACTICAL, tactical_score(value, m), m));
                 }
-            });
-            best_score = -INFINITY;
-        } else {
-            // Stand pat. In check without the extension the captures
-            // generated below are the capturing evasions.
-            let stand_pat = self.eval.evaluate(pos, alpha, beta);
-            let stand_pat = discount_en_prise(pos, stand_pat, self.eval.en_prise());
-            if stand_pat >= beta {
-                return stand_pat;
-            }
-            alpha = alpha.max(stand_pat);
-            best_score = stand_pat;
-            P::Gen::tactical(pos, &mut list);
-            for &m in &list {
-                if m.is_promotion() && !ordering::is_queen_promotion(m) {
-                    continue;
-                }
-                // Delta pruning: even winning the piece cannot reach alpha.
-                if !in_check && !m.is_promotion() && stand_pat + ordering::material_gain(m) + DELTA_MARGIN <= alpha {
-                    continue;
-                }
-                // SEE pruning: losing captures are not searched.
-                let value = exchange_value::<P>(pos, m);
-                if value < 0 && !in_check {
-                    continue;
-                }
-                moves.push(order_key(class::GOOD_TACTICAL, tactical_score(value, m), m));
             }
         }
 
