@@ -53,7 +53,8 @@ pub const STOCKFISH_BENCH: &str = "16 1 13 default depth";
 pub struct NpsCli {
     /// Crafty binary (25.2, or Debian's 23.4 from scripts/fetch-crafty.sh):
     /// driven through stdin ("bench", then "quit") in a fresh temporary
-    /// directory that is also its $HOME.
+    /// directory that is also its $HOME; and, unless --no-crafty-positions,
+    /// run again on our bench positions (`crafty-positions`).
     #[arg(long, value_name = "PATH")]
     pub crafty: Option<PathBuf>,
     /// Stockfish binary (e.g. /usr/games/stockfish): `bench 16 1 13 default depth`.

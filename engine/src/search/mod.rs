@@ -845,7 +845,7 @@ impl<P: Profile> Searcher<P> {
     }
 }
 
-/// Which moves of an interior node have been keyed (see `Searcher::search`).
+/// Which moves of an interior node have been keyed (see `Searcher::interior`).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Stage {
     /// Only the hash move.
