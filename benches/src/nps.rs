@@ -69,6 +69,10 @@ pub struct NpsCli {
     /// Depth of our `engine bench` [default: the bench's own].
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..))]
     pub depth: Option<u32>,
+    /// EPD file of positions for our `engine bench --positions` and for
+    /// Crafty's searches of them [default: the bench's built-in 20].
+    #[arg(long, value_name = "FILE")]
+    pub positions: Option<PathBuf>,
     /// Depth of Crafty's searches of our bench positions.
     #[arg(long, value_name = "D", default_value_t = 14, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub crafty_depth: u32,
@@ -123,6 +127,7 @@ impl NpsCli {
             engine,
             profiles,
             depth: self.depth,
+            positions: self.positions.clone(),
             crafty_positions_depth: (!self.no_crafty_positions).then_some(self.crafty_depth),
             stockfish_bench: self.stockfish_bench.clone(),
             runs: self.runs as usize,
@@ -162,6 +167,8 @@ pub struct NpsArgs {
     pub profiles: Vec<String>,
     /// `engine bench --depth`, when given.
     pub depth: Option<u32>,
+    /// Our bench's positions file, when not the built-in set.
+    pub positions: Option<PathBuf>,
     /// Depth of Crafty's searches of our bench positions; `None`: Crafty
     /// runs its own bench only.
     pub crafty_positions_depth: Option<u32>,
@@ -296,12 +303,26 @@ struct Plan {
     positions: usize,
 }
 
-fn plans(a: &NpsArgs) -> Vec<Plan> {
+/// The FENs our bench searches: the positions file's, or the built-in set.
+fn bench_fens(a: &NpsArgs) -> Result<Vec<String>, String> {
+    match &a.positions {
+        None => Ok(engine::bench::BENCH_POSITIONS.iter().map(|(_, fen)| fen.to_string()).collect()),
+        Some(path) => engine::position::epd::load_file(path)
+            .map(|epds| epds.iter().map(|e| e.position().to_fen()).collect())
+            .map_err(|e| format!("--positions: {e}")),
+    }
+}
+
+/// `fens`: what [`bench_fens`] read.
+fn plans(a: &NpsArgs, fens: &[String]) -> Vec<Plan> {
     let mut v = Vec::new();
     for p in &a.profiles {
         let mut args = vec!["bench".to_string(), "--profile".to_string(), p.clone()];
         if let Some(d) = a.depth {
             args.extend(["--depth".to_string(), d.to_string()]);
+        }
+        if let Some(path) = &a.positions {
+            args.extend(["--positions".to_string(), path.display().to_string()]);
         }
         v.push(Plan {
             label: format!("ours {p}"),
@@ -337,7 +358,7 @@ fn plans(a: &NpsArgs) -> Vec<Plan> {
             positions: 0,
         });
         if let Some(depth) = a.crafty_positions_depth {
-            let fens: Vec<&str> = engine::bench::BENCH_POSITIONS.iter().map(|(_, fen)| *fen).collect();
+            let fens: Vec<&str> = fens.iter().map(String::as_str).collect();
             v.push(Plan {
                 label: "crafty-positions".into(),
                 kind: EngineKind::CraftyPositions,
@@ -390,6 +411,11 @@ fn resolve_programs(a: &NpsArgs) -> Result<NpsArgs, String> {
         if let Some(p) = path {
             *p = process::resolve_program(p).map_err(|e| format!("{flag} {e}"))?;
         }
+    }
+    // Runs start in temporary directories: the positions file must be
+    // named from anywhere.
+    if let Some(p) = &mut a.positions {
+        *p = std::fs::canonicalize(&*p).map_err(|e| format!("--positions {}: {e}", p.display()))?;
     }
     a.engine = process::resolve_program(&a.engine)
         .map_err(|e| format!("our engine: {e} (build it: cargo build --release -p engine, or pass --engine PATH)"))?;
@@ -455,7 +481,8 @@ pub fn run(a: &NpsArgs) -> Result<NpsReport, String> {
     let started = Instant::now();
     let date_secs = sysinfo::now_secs();
     let load_start = sysinfo::load_average();
-    let plans = plans(a);
+    let fens = bench_fens(a)?;
+    let plans = plans(a, &fens);
     let orders = balanced_orders(plans.len());
     let mut records: Vec<Vec<RunRecord>> = vec![Vec::new(); plans.len()];
     let mut banners: Vec<Option<String>> = vec![None; plans.len()];
@@ -833,6 +860,7 @@ mod tests {
             engine: PathBuf::from("/bin/sh"),
             profiles: vec!["bitboard".into()],
             depth: None,
+            positions: None,
             crafty_positions_depth: Some(14),
             stockfish_bench: STOCKFISH_BENCH.into(),
             runs: 1,

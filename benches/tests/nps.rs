@@ -285,3 +285,45 @@ fn real_stockfish_where_installed() {
     assert!(e.runs[0].nodes > 1000 && e.runs[0].nps > 0.0, "{:?}", e.runs[0]);
     assert_eq!(e.runs[0].ending, "exited 0");
 }
+
+#[test]
+fn a_positions_file_goes_to_both_engines() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("two.epd"),
+        "# two positions\n8/8/8/4k3/8/8/4P3/4K3 w - -\nr3k2r/8/8/8/8/8/8/R3K2R b KQkq - id \"castles\";\n",
+    )
+    .unwrap();
+    // A path relative to where boardbench starts: every run starts in a
+    // temporary directory, so it must reach them made absolute.
+    let run = |positions: &str| {
+        Command::new(env!("CARGO_BIN_EXE_boardbench"))
+            .current_dir(dir.path())
+            .env_remove("FAKE_MODE")
+            .args(["nps", "--crafty", s(&fixture("fake-crafty.sh")), "--engine", s(&fixture("fake-engine.sh"))])
+            .args(["--engine-profile", "bitboard", "--runs", "1", "--no-plots", "--crafty-depth", "9"])
+            .args(["--positions", positions, "--out", s(dir.path())])
+            .output()
+            .unwrap()
+    };
+    let out = run("two.epd");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: NpsReport = serde_json::from_slice(&std::fs::read(dir.path().join("nps-latest.json")).unwrap()).unwrap();
+    let ours = r.engines.iter().find(|e| e.label == "ours bitboard").unwrap();
+    let at = ours.args.iter().position(|a| a == "--positions").expect("--positions passed to our bench");
+    assert!(Path::new(&ours.args[at + 1]).is_absolute() && ours.args[at + 1].ends_with("two.epd"), "{:?}", ours.args);
+    let crafty = r.engines.iter().find(|e| e.label == "crafty-positions").unwrap();
+    let script = crafty.stdin.as_deref().unwrap();
+    let boards: Vec<&str> = script.lines().filter_map(|l| l.strip_prefix("setboard ")).collect();
+    assert_eq!(boards, ["8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1"]);
+    assert_eq!(script.matches("sd 9\ngo\n").count(), 2);
+    assert_eq!(crafty.runs[0].crafty.unwrap().searches, 2);
+    // A missing or unreadable file is one line naming the flag.
+    let missing = run("none.epd");
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert!(!missing.status.success() && err.lines().count() == 1 && err.contains("--positions"), "{err}");
+    std::fs::write(dir.path().join("bad.epd"), "not a position\n").unwrap();
+    let bad = run("bad.epd");
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(!bad.status.success() && err.lines().count() == 1 && err.contains("--positions"), "{err}");
+}
