@@ -125,8 +125,10 @@ pub struct CraftySearches {
     pub searches: usize,
     /// Sum of `n=`: every move made, searched or not.
     pub nodes: u64,
-    /// Sum of `pruned=`: moves made and dropped by futility pruning.
-    pub pruned: u64,
+    /// Sum of `pruned=`: moves made and dropped by futility pruning;
+    /// `None` when the summaries carry no such count (Crafty 23.4's do; a
+    /// Crafty that prints none is reported by its own count only).
+    pub pruned: Option<u64>,
     /// Most the printed `pruned` figures can be off in total: Crafty
     /// rounds them (`828K`, `3.1M`), each by up to half its last digit.
     pub pruned_rounding: u64,
@@ -141,13 +143,13 @@ impl CraftySearches {
     }
 
     /// Moves made less the ones pruned unsearched: the positions searched.
-    pub fn searched_nodes(&self) -> u64 {
-        self.nodes.saturating_sub(self.pruned)
+    pub fn searched_nodes(&self) -> Option<u64> {
+        self.pruned.map(|p| self.nodes.saturating_sub(p))
     }
 
     /// [`searched_nodes`](Self::searched_nodes) per second.
-    pub fn searched_nps(&self) -> f64 {
-        self.searched_nodes() as f64 / self.time_s
+    pub fn searched_nps(&self) -> Option<f64> {
+        self.searched_nodes().map(|n| n as f64 / self.time_s)
     }
 }
 
@@ -171,54 +173,60 @@ fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     line.split_whitespace().find_map(|t| t.strip_prefix(key)?.strip_prefix('='))
 }
 
+/// A summary value without a parenthesised suffix (`3.75(97%)`, `n=123(0)`
+/// in later Crafty versions).
+fn bare(value: &str) -> &str {
+    value.split('(').next().unwrap_or(value)
+}
+
 /// Sum Crafty's search summaries; there must be exactly `expected`, each
 /// with its `pruned=` line.
 pub fn parse_crafty_searches(stdout: &str, expected: usize) -> Result<CraftySearches, String> {
-    let mut s = CraftySearches { searches: 0, nodes: 0, pruned: 0, pruned_rounding: 0, time_s: 0.0 };
-    let mut awaiting_pruned = false;
+    let (mut searches, mut nodes, mut time_s) = (0usize, 0u64, 0.0f64);
+    let (mut pruned, mut pruned_rounding, mut with_pruned) = (0u64, 0u64, 0usize);
+    // Whether the latest summary has had its `pruned=` line.
+    let mut pruned_seen = true;
     for line in stdout.lines() {
         if let (Some(t), Some(n)) = (field(line, "time"), field(line, "n")) {
-            if awaiting_pruned {
-                return Err(format!("search {} has no \"pruned=\" line", s.searches));
-            }
-            let time: f64 = t
+            let time: f64 = bare(t)
                 .parse()
                 .ok()
                 .filter(|v: &f64| v.is_finite() && *v >= 0.0)
-                .ok_or_else(|| format!("search {}: \"time={t}\" is not a time in seconds", s.searches + 1))?;
-            let nodes: u64 =
-                n.parse().map_err(|_| format!("search {}: \"n={n}\" is not a node count", s.searches + 1))?;
-            s.searches += 1;
-            s.nodes += nodes;
-            s.time_s += time;
-            awaiting_pruned = true;
+                .ok_or_else(|| format!("search {}: \"time={t}\" is not a time in seconds", searches + 1))?;
+            let n_nodes: u64 =
+                bare(n).parse().map_err(|_| format!("search {}: \"n={n}\" is not a node count", searches + 1))?;
+            searches += 1;
+            nodes += n_nodes;
+            time_s += time;
+            pruned_seen = false;
         } else if let Some(p) = field(line, "pruned") {
-            if !awaiting_pruned {
-                return Err(format!("a \"pruned={p}\" line with no search summary before it"));
+            if pruned_seen {
+                return Err(format!("a \"pruned={p}\" line with no search summary of its own before it"));
             }
-            let (pruned, rounding) =
-                crafty_count(p).ok_or_else(|| format!("search {}: \"pruned={p}\" is not a count", s.searches))?;
-            s.pruned += pruned;
-            s.pruned_rounding += rounding;
-            awaiting_pruned = false;
+            let (count, rounding) =
+                crafty_count(p).ok_or_else(|| format!("search {searches}: \"pruned={p}\" is not a count"))?;
+            pruned += count;
+            pruned_rounding += rounding;
+            with_pruned += 1;
+            pruned_seen = true;
         }
     }
-    if awaiting_pruned {
-        return Err(format!("search {} has no \"pruned=\" line", s.searches));
-    }
-    if s.searches != expected {
+    if searches != expected {
         return Err(format!(
-            "{} search summaries (\"time=... n=...\") for {expected} positions: a position was refused or a search cut short",
-            s.searches
+            "{searches} search summaries (\"time=... n=...\") for {expected} positions: a position was refused or a search cut short"
         ));
     }
-    if s.time_s <= 0.0 {
+    if with_pruned != 0 && with_pruned != searches {
+        return Err(format!("{with_pruned} of {searches} search summaries have a \"pruned=\" count"));
+    }
+    if time_s <= 0.0 {
         return Err("the searches took 0.00 s in total by Crafty's clock: search deeper (--crafty-depth)".into());
     }
-    if s.pruned > s.nodes {
-        return Err(format!("{} moves pruned of {} made: the summaries do not add up", s.pruned, s.nodes));
+    if pruned > nodes {
+        return Err(format!("{pruned} moves pruned of {nodes} made: the summaries do not add up"));
     }
-    Ok(s)
+    let pruned = (with_pruned > 0).then_some(pruned);
+    Ok(CraftySearches { searches, nodes, pruned, pruned_rounding, time_s })
 }
 
 /// Stockfish `bench`: `Nodes searched  : N` and `Nodes/second    : N`, on
@@ -387,28 +395,35 @@ mod tests {
         let s = parse_crafty_searches(CRAFTY_23_POSITIONS, 3).unwrap();
         assert_eq!((s.searches, s.nodes), (3, 12_435 + 127_369 + 15_219));
         // 370, 65K (rounded: up to 500 either way), 289.
-        assert_eq!((s.pruned, s.pruned_rounding), (370 + 65_000 + 289, 500));
+        assert_eq!((s.pruned, s.pruned_rounding), (Some(370 + 65_000 + 289), 500));
         assert!((s.time_s - 0.04).abs() < 1e-9);
-        assert_eq!(s.searched_nodes(), s.nodes - s.pruned);
+        assert_eq!(s.searched_nodes(), Some(s.nodes - 65_659));
         assert!((s.nps() - s.nodes as f64 / 0.04).abs() < 1e-3);
-        assert!(s.searched_nps() < s.nps());
+        assert!(s.searched_nps().unwrap() < s.nps());
         let (f, searches) = parse(EngineKind::CraftyPositions, CRAFTY_23_POSITIONS, "", 3).unwrap();
         assert_eq!((f.nodes, searches), (s.nodes, Some(s)));
         // A position Crafty refused (or a run cut short) leaves a search missing.
         assert!(parse_crafty_searches(CRAFTY_23_POSITIONS, 4).unwrap_err().contains("3 search summaries"));
+        // The last search's pruned= line lost: the counts no longer agree.
         let cut = &CRAFTY_23_POSITIONS[..CRAFTY_23_POSITIONS.rfind("extensions=").unwrap()];
-        assert!(parse_crafty_searches(cut, 3).unwrap_err().contains("search 3 has no \"pruned=\""));
+        assert!(parse_crafty_searches(cut, 3).unwrap_err().contains("2 of 3 search summaries have a \"pruned=\""));
     }
 
     #[test]
     fn crafty_summary_errors_name_the_field() {
         let ok = "time=1.50  mat=0  n=1000  fh=90%\nreduced=1K pruned=200\n";
-        assert_eq!(parse_crafty_searches(ok, 1).unwrap().searched_nodes(), 800);
+        assert_eq!(parse_crafty_searches(ok, 1).unwrap().searched_nodes(), Some(800));
+        // Summaries with a parenthesised share and no pruned= count (the
+        // shape of later Crafty versions' lines): Crafty's own count only.
+        let later = "time=2.00(97%)  n=5000(0)  fh1=91%  nps=2.5K\nchk=1K  qchk=2K  fp=300  mcp=100\n";
+        let s = parse_crafty_searches(later, 1).unwrap();
+        assert_eq!((s.nodes, s.time_s, s.pruned, s.searched_nps()), (5_000, 2.0, None, None));
         let bad = |t: &str| parse_crafty_searches(t, 1).unwrap_err();
         assert!(bad("time=x  n=1000\npruned=1\n").contains("\"time=x\""));
         assert!(bad("time=1.0  n=lots\npruned=1\n").contains("\"n=lots\""));
         assert!(bad("time=1.0  n=10\npruned=many\n").contains("\"pruned=many\""));
-        assert!(bad("pruned=5\ntime=1.0  n=10\npruned=1\n").contains("no search summary before it"));
+        assert!(bad("pruned=5\ntime=1.0  n=10\npruned=1\n").contains("no search summary of its own"));
+        assert!(bad("time=1.0  n=10\npruned=1\npruned=1\n").contains("no search summary of its own"));
         assert!(bad("time=0.00  n=10\npruned=1\n").contains("0.00 s"));
         assert!(bad("time=1.0  n=10\npruned=20\n").contains("do not add up"));
         assert!(bad("").contains("0 search summaries"));

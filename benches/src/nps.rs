@@ -229,9 +229,10 @@ pub struct RunRecord {
 
 impl RunRecord {
     /// NPS counting only the positions searched: Crafty's moves made less
-    /// the ones it pruned unsearched; every other engine's own NPS.
+    /// the ones it pruned unsearched (where its summaries count them);
+    /// every other engine's own NPS.
     pub fn searched_nps(&self) -> f64 {
-        self.crafty.map(|c| c.searched_nps()).unwrap_or(self.nps)
+        self.crafty.and_then(|c| c.searched_nps()).unwrap_or(self.nps)
     }
 }
 
@@ -459,8 +460,13 @@ fn run_once(p: &Plan, a: &NpsArgs) -> Result<Outcome, String> {
         Ending::Exited(c) => return Err(format!("{name} exited with status {c}; last lines: {tail}")),
         Ending::Signalled(s) => return Err(format!("{name} was killed by signal {s}; last lines: {tail}")),
     }
+    let hint = if p.kind == EngineKind::CraftyPositions {
+        " (--no-crafty-positions runs Crafty's own bench only)"
+    } else {
+        ""
+    };
     let (figures, crafty) = baseline_engine::parse(p.kind, &f.stdout, &f.stderr, p.positions)
-        .map_err(|e| format!("{name} printed no bench result ({e}); last lines: {tail}"))?;
+        .map_err(|e| format!("{name} printed no bench result ({e}){hint}; last lines: {tail}"))?;
     let banner = baseline_engine::banner(&f.stdout, &f.stderr);
     Ok(Outcome { figures, crafty, finished: f, banner })
 }
@@ -539,7 +545,7 @@ pub fn run(a: &NpsArgs) -> Result<NpsReport, String> {
                 nps: Spread::of(&nps),
                 searched_nps: runs
                     .iter()
-                    .any(|r| r.crafty.is_some())
+                    .any(|r| r.crafty.is_some_and(|c| c.pruned.is_some()))
                     .then(|| Spread::of(&runs.iter().map(RunRecord::searched_nps).collect::<Vec<_>>())),
                 runs,
             }
@@ -698,20 +704,28 @@ pub fn table(r: &NpsReport) -> String {
         }
     }
     for e in &r.engines {
-        let (Some(searched), Some(c)) = (&e.searched_nps, e.runs.first().and_then(|x| x.crafty)) else {
+        let Some(c) = e.runs.first().and_then(|x| x.crafty) else {
             continue;
         };
-        let _ = writeln!(
-            s,
-            "  {}: Crafty's fixed-depth searches of our {} bench positions; {:.1}% of the nodes it counts \
-             are moves it made and pruned unsearched (pruned counts as Crafty rounds them, within {}); \
-             counting searched positions only: median {} nps",
-            e.label,
-            c.searches,
-            100.0 * c.pruned as f64 / c.nodes as f64,
-            thousands(c.pruned_rounding as f64),
-            thousands(searched.median),
-        );
+        let _ = match (c.pruned, &e.searched_nps) {
+            (Some(pruned), Some(searched)) => writeln!(
+                s,
+                "  {}: Crafty's fixed-depth searches of our {} bench positions; {:.1}% of the nodes it counts \
+                 are moves it made and pruned unsearched (pruned counts as Crafty rounds them, within {}); \
+                 counting searched positions only: median {} nps",
+                e.label,
+                c.searches,
+                100.0 * pruned as f64 / c.nodes as f64,
+                thousands(c.pruned_rounding as f64),
+                thousands(searched.median),
+            ),
+            _ => writeln!(
+                s,
+                "  {}: Crafty's fixed-depth searches of our {} bench positions; its summaries carry no \
+                 \"pruned=\" count, so only its own node count is reported",
+                e.label, c.searches,
+            ),
+        };
     }
     let _ = writeln!(s, "ours / theirs NPS (median of per-round ratios, 95% bootstrap interval over rounds)");
     let width = r.ratios.iter().map(|x| x.theirs.len()).max().unwrap_or(0).max(12);
@@ -829,7 +843,8 @@ mod tests {
         // the ratio against its own count, round by round.
         let mut crafty = eng("crafty-positions", EngineKind::CraftyPositions, &[400.0, 200.0]);
         for (r, time_s) in crafty.runs.iter_mut().zip([2.5, 5.0]) {
-            r.crafty = Some(CraftySearches { searches: 20, nodes: 1_000, pruned: 250, pruned_rounding: 500, time_s });
+            r.crafty =
+                Some(CraftySearches { searches: 20, nodes: 1_000, pruned: Some(250), pruned_rounding: 500, time_s });
         }
         crafty.searched_nps = Some(Spread::of(&crafty.runs.iter().map(RunRecord::searched_nps).collect::<Vec<_>>()));
         let engines = vec![eng("ours bitboard", EngineKind::Ours, &[300.0, 150.0]), crafty];
@@ -842,6 +857,39 @@ mod tests {
         // Other engines' searched NPS is their own NPS.
         assert_eq!(engines[0].runs[0].searched_nps(), 300.0);
         assert_eq!(engines[1].searched_nps.unwrap().median, 225.0);
+        // A Crafty whose summaries count no pruned moves: its own count only.
+        let mut crafty = engines[1].clone();
+        for r in &mut crafty.runs {
+            r.crafty = r.crafty.map(|c| CraftySearches { pruned: None, ..c });
+            assert_eq!(r.searched_nps(), r.nps);
+        }
+        crafty.searched_nps = None;
+        let engines = vec![engines[0].clone(), crafty];
+        let r = ratios(&engines);
+        assert_eq!(r.iter().map(|x| x.theirs.as_str()).collect::<Vec<_>>(), ["crafty-positions"]);
+        let rep = NpsReport {
+            schema: SCHEMA.into(),
+            metadata: NpsMetadata {
+                boardbench_version: "0".into(),
+                git_commit: None,
+                git_dirty: None,
+                cpu_model: None,
+                cpus: 2,
+                core: Some(1),
+                realtime: false,
+                date: "d".into(),
+                duration_s: 1.0,
+                load_average_start: None,
+                load_average_end: None,
+                command_line: vec![],
+            },
+            runs: 2,
+            engines,
+            ratios: r,
+            plots: vec![],
+        };
+        let t = table(&rep);
+        assert!(t.contains("its summaries carry no \"pruned=\" count"), "{t}");
     }
 
     #[test]
