@@ -775,6 +775,32 @@ mod tests {
         }
     }
 
+    /// A report around `engines` and their `ratios`, with fixed metadata
+    /// (core 1, load 1.00 at the start), for the table tests.
+    fn report(engines: Vec<EngineReport>, ratios: Vec<NpsRatio>, runs: usize) -> NpsReport {
+        NpsReport {
+            schema: SCHEMA.into(),
+            metadata: NpsMetadata {
+                boardbench_version: "0".into(),
+                git_commit: None,
+                git_dirty: None,
+                cpu_model: None,
+                cpus: 2,
+                core: Some(1),
+                realtime: false,
+                date: "d".into(),
+                duration_s: 1.0,
+                load_average_start: Some([1.0, 1.0, 1.0]),
+                load_average_end: None,
+                command_line: vec![],
+            },
+            runs,
+            engines,
+            ratios,
+            plots: vec![],
+        }
+    }
+
     #[test]
     fn ratios_pair_by_round() {
         // Load doubles in round 2 for both: the per-round ratio stays 2.
@@ -791,27 +817,7 @@ mod tests {
         assert_eq!(r[0].ratio.interval, [2.0, 2.0]);
         assert_eq!(r[1].ratio.estimate, 0.5);
         assert_eq!(Spread::of(&[3.0, 1.0, 2.0]), Spread { median: 2.0, min: 1.0, max: 3.0 });
-        let rep = NpsReport {
-            schema: SCHEMA.into(),
-            metadata: NpsMetadata {
-                boardbench_version: "0".into(),
-                git_commit: None,
-                git_dirty: None,
-                cpu_model: None,
-                cpus: 2,
-                core: Some(1),
-                realtime: false,
-                date: "d".into(),
-                duration_s: 1.0,
-                load_average_start: Some([1.0, 1.0, 1.0]),
-                load_average_end: None,
-                command_line: vec![],
-            },
-            runs: 3,
-            engines,
-            ratios: r,
-            plots: vec![],
-        };
+        let rep = report(engines, r, 3);
         let t = table(&rep);
         assert!(t.contains("ours bitboard") && t.contains("1/3"), "{t}");
         assert!(t.contains("/ stockfish    2.000 [2.000, 2.000]"), "{t}");
@@ -867,27 +873,7 @@ mod tests {
         let engines = vec![engines[0].clone(), crafty];
         let r = ratios(&engines);
         assert_eq!(r.iter().map(|x| x.theirs.as_str()).collect::<Vec<_>>(), ["crafty-positions"]);
-        let rep = NpsReport {
-            schema: SCHEMA.into(),
-            metadata: NpsMetadata {
-                boardbench_version: "0".into(),
-                git_commit: None,
-                git_dirty: None,
-                cpu_model: None,
-                cpus: 2,
-                core: Some(1),
-                realtime: false,
-                date: "d".into(),
-                duration_s: 1.0,
-                load_average_start: None,
-                load_average_end: None,
-                command_line: vec![],
-            },
-            runs: 2,
-            engines,
-            ratios: r,
-            plots: vec![],
-        };
+        let rep = report(engines, r, 2);
         let t = table(&rep);
         assert!(t.contains("its summaries carry no \"pruned=\" count"), "{t}");
     }
