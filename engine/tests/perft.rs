@@ -3,8 +3,10 @@
 //! full-depth runs are `#[ignore]`d (`cargo test --release -- --ignored`).
 
 use engine::movegen::{BitboardGen, MailboxGen, MoveGen};
+use engine::moves::{Move, MoveList};
 use engine::perft::perft;
 use engine::position::epd::{load_file, Epd};
+use engine::randpos::random_positions;
 use engine::sliders::Magic;
 #[cfg(target_feature = "bmi2")]
 use engine::sliders::Pext;
@@ -116,4 +118,52 @@ fn marcel_full_to_depth_5() {
     let records = positions("perft_marcel.epd");
     check_suite::<BitboardGen<Magic>>(&records, 5, true);
     check_suite::<MailboxGen>(&records, 4, true);
+}
+
+/// The tactical and the quiet moves of `pos` split its legal moves exactly
+/// (the search generates them in two stages); then the same at every node
+/// below to `depth`. Returns the nodes checked.
+fn check_split<G: MoveGen>(pos: &mut Position, depth: u32) -> u64 {
+    let (mut legal, mut tactical, mut quiet) = (MoveList::new(), MoveList::new(), MoveList::new());
+    G::legal(pos, &mut legal);
+    G::tactical(pos, &mut tactical);
+    G::quiet(pos, &mut quiet);
+    let fen = pos.to_fen();
+    assert!(tactical.iter().all(|m| m.is_tactical()), "{fen}: a quiet move among the tactical ones ({})", G::NAME);
+    assert!(quiet.iter().all(|m| !m.is_tactical()), "{fen}: a tactical move among the quiet ones ({})", G::NAME);
+    let mut split: Vec<Move> = tactical.iter().chain(quiet.iter()).copied().collect();
+    let mut all = legal.as_slice().to_vec();
+    split.sort();
+    all.sort();
+    assert_eq!(split, all, "{fen}: tactical + quiet is not the legal moves ({})", G::NAME);
+    let mut nodes = 1;
+    if depth > 0 {
+        for &m in &legal {
+            pos.make(m);
+            nodes += check_split::<G>(pos, depth - 1);
+            pos.unmake();
+        }
+    }
+    nodes
+}
+
+#[test]
+fn tactical_and_quiet_moves_split_the_legal_moves() {
+    let mut starts: Vec<(String, Position, u32)> = Vec::new();
+    for name in ["perftsuite.epd", "perft_tricky.epd"] {
+        starts.extend(positions(name).iter().map(|e| (format!("{name} {}", e.fen()), e.position().clone(), 2)));
+    }
+    // Random placements and playouts reach what the suites do not (odd
+    // pins, checks by promotion, en passant out of check).
+    for (i, pos) in random_positions(2000, 0x5B117).into_iter().enumerate() {
+        starts.push((format!("random position {i}"), pos, 1));
+    }
+    let (mut mailbox, mut bitboard) = (0, 0);
+    for (what, pos, depth) in &starts {
+        let m = check_split::<MailboxGen>(&mut pos.clone(), *depth);
+        let b = check_split::<BitboardGen<Magic>>(&mut pos.clone(), *depth);
+        assert_eq!(m, b, "{what}: both generators walk the same tree");
+        (mailbox, bitboard) = (mailbox + m, bitboard + b);
+    }
+    assert!(mailbox > 100_000, "only {mailbox} nodes checked");
 }

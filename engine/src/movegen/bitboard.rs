@@ -106,7 +106,7 @@ fn pinned<S: Sliders>(pos: &Position, us: Color, king: Square) -> Bitboard {
 }
 
 #[inline(always)]
-fn pawn_moves<S: Sliders, K: Sink, const TACTICAL: bool>(
+fn pawn_moves<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool>(
     pos: &Position,
     sink: &mut K,
     king: Square,
@@ -134,15 +134,17 @@ fn pawn_moves<S: Sliders, K: Sink, const TACTICAL: bool>(
     let forward = free.forward(us);
     let cap_left = forward.west() & theirs & check_mask;
     let cap_right = forward.east() & theirs & check_mask;
-    if !TACTICAL {
+    if QUIET {
         sink.pawns(pos, one & !last_rank, push, 0);
         sink.pawns(pos, two, 2 * push, Move::FLAG_DOUBLE_PUSH);
     }
-    sink.promotions(pos, one & last_rank, push);
-    sink.pawns(pos, cap_left & !last_rank, west_shift, 0);
-    sink.pawns(pos, cap_right & !last_rank, east_shift, 0);
-    sink.promotions(pos, cap_left & last_rank, west_shift);
-    sink.promotions(pos, cap_right & last_rank, east_shift);
+    if TACTICAL {
+        sink.promotions(pos, one & last_rank, push);
+        sink.pawns(pos, cap_left & !last_rank, west_shift, 0);
+        sink.pawns(pos, cap_right & !last_rank, east_shift, 0);
+        sink.promotions(pos, cap_left & last_rank, west_shift);
+        sink.promotions(pos, cap_right & last_rank, east_shift);
+    }
 
     for from in pawns & pinned {
         let along = line(king, from) & check_mask;
@@ -156,15 +158,22 @@ fn pawn_moves<S: Sliders, K: Sink, const TACTICAL: bool>(
         for to in quiet | caps {
             let shift = to.index() as i32 - from.index() as i32;
             let tb = Bitboard::from_square(to);
+            let tactical = last_rank.has(to) || caps.has(to);
+            if !(if tactical { TACTICAL } else { QUIET }) {
+                continue;
+            }
             if last_rank.has(to) {
                 sink.promotions(pos, tb, shift);
-            } else if !TACTICAL || caps.has(to) {
+            } else {
                 let flags = if shift.abs() == 16 { Move::FLAG_DOUBLE_PUSH } else { 0 };
                 sink.pawns(pos, tb, shift, flags);
             }
         }
     }
 
+    if !TACTICAL {
+        return;
+    }
     if let Some(ep) = pos.ep_square() {
         let to = ep.to_64();
         let captured = Square::from_index((to.index() as i32 - push) as usize);
@@ -190,8 +199,10 @@ fn pawn_moves<S: Sliders, K: Sink, const TACTICAL: bool>(
     }
 }
 
+/// The legal moves of the kinds asked for: `TACTICAL` (captures, en
+/// passant, promotions) and / or `QUIET` (every other move).
 #[inline(always)]
-fn generate<S: Sliders, K: Sink, const TACTICAL: bool>(pos: &Position, sink: &mut K) {
+fn generate<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool>(pos: &Position, sink: &mut K) {
     let us = pos.side_to_move();
     let them = us.flip();
     let occ = pos.occupied();
@@ -202,10 +213,14 @@ fn generate<S: Sliders, K: Sink, const TACTICAL: bool>(pos: &Position, sink: &mu
 
     // King steps: test each target with the king lifted off the board, so
     // it cannot hide behind itself on a checking ray.
-    let mut king_targets = KING_ATTACKS[king.index()] & !ours;
-    if TACTICAL {
-        king_targets &= theirs;
-    }
+    // The squares a move of the kinds asked for may go to.
+    let kinds = match (TACTICAL, QUIET) {
+        (true, true) => !ours,
+        (true, false) => theirs,
+        (false, true) => !occ,
+        (false, false) => Bitboard::EMPTY,
+    };
+    let king_targets = KING_ATTACKS[king.index()] & kinds;
     let without_king = occ.without(king);
     let mut safe = Bitboard::EMPTY;
     for to in king_targets {
@@ -220,12 +235,9 @@ fn generate<S: Sliders, K: Sink, const TACTICAL: bool>(pos: &Position, sink: &mu
 
     let check_mask = if checkers.is_empty() { Bitboard::FULL } else { between(king, checkers.lsb()) | checkers };
     let pinned = pinned::<S>(pos, us, king);
-    let mut target_mask = !ours & check_mask;
-    if TACTICAL {
-        target_mask &= theirs;
-    }
+    let target_mask = kinds & check_mask;
 
-    pawn_moves::<S, K, TACTICAL>(pos, sink, king, check_mask, pinned);
+    pawn_moves::<S, K, TACTICAL, QUIET>(pos, sink, king, check_mask, pinned);
 
     for from in pos.bb(us, PieceType::Knight) & !pinned {
         sink.targets(pos, from, KNIGHT_ATTACKS[from.index()] & target_mask);
@@ -245,7 +257,7 @@ fn generate<S: Sliders, K: Sink, const TACTICAL: bool>(pos: &Position, sink: &mu
         sink.targets(pos, from, t);
     }
 
-    if TACTICAL || checkers.is_nonempty() {
+    if !QUIET || checkers.is_nonempty() {
         return;
     }
     let rights = pos.castling();
@@ -275,18 +287,23 @@ impl<S: Sliders> MoveGen for BitboardGen<S> {
 
     #[inline]
     fn legal(pos: &Position, list: &mut MoveList) {
-        generate::<S, _, false>(pos, &mut list.appender());
+        generate::<S, _, true, true>(pos, &mut list.appender());
     }
 
     #[inline]
     fn tactical(pos: &Position, list: &mut MoveList) {
-        generate::<S, _, true>(pos, &mut list.appender());
+        generate::<S, _, true, false>(pos, &mut list.appender());
+    }
+
+    #[inline]
+    fn quiet(pos: &Position, list: &mut MoveList) {
+        generate::<S, _, false, true>(pos, &mut list.appender());
     }
 
     #[inline]
     fn count(pos: &Position) -> u64 {
         let mut c = Counter(0);
-        generate::<S, Counter, false>(pos, &mut c);
+        generate::<S, Counter, true, true>(pos, &mut c);
         c.0
     }
 }

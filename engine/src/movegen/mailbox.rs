@@ -133,7 +133,7 @@ fn push_promotions(list: &mut MoveAppender<'_>, from: Square88, to: Square88, mo
     }
 }
 
-fn pawn_moves<const TACTICAL: bool>(pos: &Position, ks: &KingSafety, list: &mut MoveAppender<'_>) {
+fn pawn_moves<const TACTICAL: bool, const QUIET: bool>(pos: &Position, ks: &KingSafety, list: &mut MoveAppender<'_>) {
     let us = pos.side_to_move();
     let them = us.flip();
     let push = PAWN_PUSH[us.index()];
@@ -143,10 +143,10 @@ fn pawn_moves<const TACTICAL: bool>(pos: &Position, ks: &KingSafety, list: &mut 
         let one = from.offset(push);
         if pos.piece_at(one).is_empty() {
             if promotes {
-                if ks.allows(from, one) {
+                if TACTICAL && ks.allows(from, one) {
                     push_promotions(list, from, one, pawn, Piece::EMPTY);
                 }
-            } else if !TACTICAL {
+            } else if QUIET {
                 if ks.allows(from, one) {
                     list.push(Move::normal(from, one, pawn, Piece::EMPTY));
                 }
@@ -155,6 +155,9 @@ fn pawn_moves<const TACTICAL: bool>(pos: &Position, ks: &KingSafety, list: &mut 
                     list.push(Move::new(from, two, pawn, Piece::EMPTY, Piece::EMPTY, Move::FLAG_DOUBLE_PUSH));
                 }
             }
+        }
+        if !TACTICAL {
+            continue;
         }
         for &d in &PAWN_CAPTURES[us.index()] {
             let to = from.offset(d);
@@ -183,7 +186,7 @@ fn pawn_moves<const TACTICAL: bool>(pos: &Position, ks: &KingSafety, list: &mut 
     }
 }
 
-fn leaper_moves<const TACTICAL: bool>(
+fn leaper_moves<const TACTICAL: bool, const QUIET: bool>(
     pos: &Position,
     ks: &KingSafety,
     from: Square88,
@@ -198,13 +201,14 @@ fn leaper_moves<const TACTICAL: bool>(
             continue;
         }
         let target = pos.piece_at(to);
-        if (target.is_empty() && !TACTICAL || !target.is_empty() && target.color() != us) && ks.allows(from, to) {
+        if (target.is_empty() && QUIET || TACTICAL && !target.is_empty() && target.color() != us) && ks.allows(from, to)
+        {
             list.push(Move::normal(from, to, moved, target));
         }
     }
 }
 
-fn slider_moves<const TACTICAL: bool>(
+fn slider_moves<const TACTICAL: bool, const QUIET: bool>(
     pos: &Position,
     ks: &KingSafety,
     from: Square88,
@@ -225,11 +229,11 @@ fn slider_moves<const TACTICAL: bool>(
         while to.is_on_board() {
             let target = pos.piece_at(to);
             if target.is_empty() {
-                if !TACTICAL && ks.resolves_check(to) {
+                if QUIET && ks.resolves_check(to) {
                     list.push(Move::normal(from, to, moved, target));
                 }
             } else {
-                if target.color() != us && ks.resolves_check(to) {
+                if TACTICAL && target.color() != us && ks.resolves_check(to) {
                     list.push(Move::normal(from, to, moved, target));
                 }
                 break;
@@ -239,7 +243,7 @@ fn slider_moves<const TACTICAL: bool>(
     }
 }
 
-fn king_moves<const TACTICAL: bool>(pos: &Position, ks: &KingSafety, list: &mut MoveAppender<'_>) {
+fn king_moves<const TACTICAL: bool, const QUIET: bool>(pos: &Position, ks: &KingSafety, list: &mut MoveAppender<'_>) {
     let us = pos.side_to_move();
     let them = us.flip();
     let from = ks.king;
@@ -250,7 +254,8 @@ fn king_moves<const TACTICAL: bool>(pos: &Position, ks: &KingSafety, list: &mut 
             continue;
         }
         let target = pos.piece_at(to);
-        if !target.is_empty() && target.color() == us || TACTICAL && target.is_empty() {
+        let wanted = if target.is_empty() { QUIET } else { TACTICAL && target.color() != us };
+        if !wanted {
             continue;
         }
         // The king must not shelter behind its own square on a checking ray.
@@ -258,7 +263,7 @@ fn king_moves<const TACTICAL: bool>(pos: &Position, ks: &KingSafety, list: &mut 
             list.push(Move::normal(from, to, king, target));
         }
     }
-    if TACTICAL || ks.checkers > 0 {
+    if !QUIET || ks.checkers > 0 {
         return;
     }
     let rights = pos.castling();
@@ -280,20 +285,22 @@ fn king_moves<const TACTICAL: bool>(pos: &Position, ks: &KingSafety, list: &mut 
     }
 }
 
-fn generate<const TACTICAL: bool>(pos: &Position, list: &mut MoveAppender<'_>) {
+/// The legal moves of the kinds asked for: `TACTICAL` (captures, en
+/// passant, promotions) and / or `QUIET` (every other move).
+fn generate<const TACTICAL: bool, const QUIET: bool>(pos: &Position, list: &mut MoveAppender<'_>) {
     let us = pos.side_to_move();
     let ks = KingSafety::new(pos, us);
-    king_moves::<TACTICAL>(pos, &ks, list);
+    king_moves::<TACTICAL, QUIET>(pos, &ks, list);
     if ks.checkers > 1 {
         return;
     }
-    pawn_moves::<TACTICAL>(pos, &ks, list);
+    pawn_moves::<TACTICAL, QUIET>(pos, &ks, list);
     for &from in &pos.piece_list(us)[1..] {
         match pos.piece_at(from).kind() {
-            PieceType::Knight => leaper_moves::<TACTICAL>(pos, &ks, from, &KNIGHT_DELTAS, list),
-            PieceType::Bishop => slider_moves::<TACTICAL>(pos, &ks, from, &BISHOP_DELTAS, list),
-            PieceType::Rook => slider_moves::<TACTICAL>(pos, &ks, from, &ROOK_DELTAS, list),
-            PieceType::Queen => slider_moves::<TACTICAL>(pos, &ks, from, &QUEEN_DELTAS, list),
+            PieceType::Knight => leaper_moves::<TACTICAL, QUIET>(pos, &ks, from, &KNIGHT_DELTAS, list),
+            PieceType::Bishop => slider_moves::<TACTICAL, QUIET>(pos, &ks, from, &BISHOP_DELTAS, list),
+            PieceType::Rook => slider_moves::<TACTICAL, QUIET>(pos, &ks, from, &ROOK_DELTAS, list),
+            PieceType::Queen => slider_moves::<TACTICAL, QUIET>(pos, &ks, from, &QUEEN_DELTAS, list),
             PieceType::Pawn | PieceType::King => {}
         }
     }
@@ -303,10 +310,14 @@ impl MoveGen for MailboxGen {
     const NAME: &'static str = "mailbox";
 
     fn legal(pos: &Position, list: &mut MoveList) {
-        generate::<false>(pos, &mut list.appender());
+        generate::<true, true>(pos, &mut list.appender());
     }
 
     fn tactical(pos: &Position, list: &mut MoveList) {
-        generate::<true>(pos, &mut list.appender());
+        generate::<true, false>(pos, &mut list.appender());
+    }
+
+    fn quiet(pos: &Position, list: &mut MoveList) {
+        generate::<false, true>(pos, &mut list.appender());
     }
 }

@@ -23,6 +23,12 @@ pub trait MoveGen {
     /// Append the legal captures (en passant included) and promotions.
     fn tactical(pos: &Position, list: &mut MoveList);
 
+    /// Append the other legal moves: quiet moves and castling (what
+    /// [`legal`](Self::legal) adds to [`tactical`](Self::tactical)), for
+    /// a search that generates them only when its tactical moves did not
+    /// cut the node off.
+    fn quiet(pos: &Position, list: &mut MoveList);
+
     /// Number of legal moves (perft's bulk counting at the last ply).
     #[inline]
     fn count(pos: &Position) -> u64 {

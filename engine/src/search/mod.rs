@@ -609,8 +609,24 @@ impl<P: Profile> Searcher<P> {
             }
         }
 
+        // The quiet moves are generated when the node gets to them, so a
+        // cutoff by the hash move or a capture leaves them ungenerated.
+        // Every move up front where the node needs them: in check (the
+        // evasions), to validate a quiet hash move, at the root, and when
+        // fewer than two tactical moves leave mate or the one-reply
+        // extension open.
         let mut list = MoveList::new();
-        P::Gen::legal(pos, &mut list);
+        let mut quiets_pending = false;
+        if root || in_check || (!hash_move.is_null() && !hash_move.is_tactical()) {
+            P::Gen::legal(pos, &mut list);
+        } else {
+            P::Gen::tactical(pos, &mut list);
+            quiets_pending =
+                list.len() >= 2 || (list.len() == 1 && P::Defects::count(pos, pos.side_to_move()).count <= 1);
+            if !quiets_pending {
+                P::Gen::quiet(pos, &mut list);
+            }
+        }
         if list.is_empty() {
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
@@ -619,7 +635,7 @@ impl<P: Profile> Searcher<P> {
         }
         // One-legal-reply extension (DESIGN §4.2): only when the king is
         // short of defenders.
-        let one_reply = list.len() == 1 && P::Defects::count(pos, pos.side_to_move()).count > 1;
+        let one_reply = !quiets_pending && list.len() == 1 && P::Defects::count(pos, pos.side_to_move()).count > 1;
 
         let killers = self.killers.get(ply);
         self.killers.clear_ply(ply + 1);
@@ -649,7 +665,12 @@ impl<P: Profile> Searcher<P> {
             let Some((m, move_key)) = moves.pick_at_least(floor) else {
                 stage = match stage {
                     Stage::Hash => Stage::Tactical,
-                    Stage::Tactical => Stage::Quiet,
+                    Stage::Tactical => {
+                        if quiets_pending {
+                            P::Gen::quiet(pos, &mut list);
+                        }
+                        Stage::Quiet
+                    }
                     Stage::Quiet => break,
                 };
                 let tactical = stage == Stage::Tactical;
