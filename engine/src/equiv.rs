@@ -8,6 +8,7 @@
 //! | `defects` | [`MailboxDefects`] | [`BitboardDefects`] | side: count and pointing |
 //! | `sliders` | [`RayWalk`] | [`Magic`], PEXT | square: rook and bishop attacks |
 //! | `see` | SEE over mailbox lists | SEE over bitboard lists; SEE on bitboards end to end | every legal move |
+//! | `recapture` | [`loses_to_recapture_mailbox`] | [`loses_to_recapture_bitboard`] | every legal move: same answer, and SEE negative wherever it says "loses" |
 //!
 //! The comparisons are generic over the implementations, so a test can feed
 //! a deliberately broken one through the same code and see it caught.
@@ -20,7 +21,7 @@ use crate::defects::{BitboardDefects, DefectCounter, MailboxDefects};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::see::{see, see_bitboard};
+use crate::see::{loses_to_recapture_bitboard, loses_to_recapture_mailbox, see, see_bitboard};
 #[cfg(target_feature = "bmi2")]
 use crate::sliders::Pext;
 use crate::sliders::{FastSliders, Magic, RayWalk, Sliders};
@@ -28,6 +29,9 @@ use crate::types::{Color, Square};
 
 /// A SEE implementation.
 type SeeFn = fn(&Position, Move) -> i32;
+
+/// A "surely loses to a cheaper recapture" test.
+type RecaptureFn = fn(&Position, Move) -> bool;
 
 /// The first case of a pair that differed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,7 +131,15 @@ pub fn run_equiv(positions: &[Position]) -> EquivReport {
         ("bitboard SEE", see_bitboard::<FastSliders>),
     );
 
-    EquivReport { positions: positions.len(), pairs: vec![attackers, attacked, defects, sliders, see_pair] }
+    let mut recapture = PairReport::new("recapture");
+    compare_recapture_fns(
+        positions,
+        &mut recapture,
+        ("mailbox", loses_to_recapture_mailbox),
+        ("bitboard", loses_to_recapture_bitboard::<FastSliders>),
+    );
+
+    EquivReport { positions: positions.len(), pairs: vec![attackers, attacked, defects, sliders, see_pair, recapture] }
 }
 
 /// Positions generated and compared per chunk of [`run_equiv_random`], so
@@ -236,6 +248,26 @@ pub fn compare_see_fns(
     }
 }
 
+/// The recapture test of every legal move, old against new; a case also
+/// differs when the forms agree that the move loses but the exchange
+/// played out (SEE over mailbox lists) is not negative.
+pub fn compare_recapture_fns(
+    positions: &[Position],
+    report: &mut PairReport,
+    (old_name, old_fn): (&str, RecaptureFn),
+    (new_name, new_fn): (&str, RecaptureFn),
+) {
+    for (index, pos) in positions.iter().enumerate() {
+        for &m in legal_moves(pos).iter() {
+            let (old, new) = (old_fn(pos, m), new_fn(pos, m));
+            let see = if old || new { see::<MailboxAttackers>(pos, m) } else { 0 };
+            report.record(old == new && (!old || see < 0), index, pos, || {
+                format!("{m} loses to a recapture: {old_name} {old}, {new_name} {new}; SEE {see}")
+            });
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,6 +318,22 @@ mod tests {
         let mut r = PairReport::new("see");
         compare_see::<MailboxAttackers, NoKings>(&positions, &mut r);
         assert!(r.differed > 0, "{r:?}");
+        // A recapture test that forgets the margin: any capture onto a
+        // pawn-guarded square "loses" (B takes a pawn-guarded knight does not).
+        fn pawn_guarded(pos: &Position, m: Move) -> bool {
+            let to = m.to().to_64();
+            let them = m.moved().color().flip();
+            m.is_capture()
+                && (crate::tables::PAWN_ATTACKS[them.flip().index()][to.index()] & pos.bb(them, crate::PieceType::Pawn))
+                    .is_nonempty()
+        }
+        let mut r = PairReport::new("recapture");
+        compare_recapture_fns(&positions, &mut r, ("mailbox", loses_to_recapture_mailbox), ("broken", pawn_guarded));
+        assert!(r.differed > 0, "{r:?}");
+        // Both forms broken alike: caught by the exchange played out.
+        let mut r = PairReport::new("recapture");
+        compare_recapture_fns(&positions, &mut r, ("broken", pawn_guarded), ("broken too", pawn_guarded));
+        assert!(r.differed > 0 && r.first.as_ref().is_some_and(|d| d.detail.contains("SEE")), "{r:?}");
     }
 
     #[test]

@@ -120,3 +120,27 @@ fn seescores_identical_for_both_builders_on_ecm_and_wac() {
         assert_eq!(v["positions"], records.len());
     }
 }
+
+/// The recapture bound on the captures of real positions (the suites and a
+/// sample of games): both forms agree, and SEE is negative wherever they
+/// say the capture loses.
+#[test]
+fn recapture_bound_on_real_positions() {
+    use engine::see::{loses_to_recapture_bitboard, loses_to_recapture_mailbox};
+    let (mut captures, mut decided) = (0, 0);
+    for file in ["ecm.epd", "wac.epd", "sts.epd", "bk.epd", "arasan2024.epd", "lichess_popular_20k.epd"] {
+        for epd in load_file(&positions(file)).unwrap() {
+            let pos = epd.position();
+            for &m in legal_moves(pos).iter().filter(|m| m.is_capture()) {
+                let old = loses_to_recapture_mailbox(pos, m);
+                assert_eq!(old, loses_to_recapture_bitboard::<FastSliders>(pos, m), "{} {m}", pos.to_fen());
+                if old {
+                    assert!(see::<MailboxAttackers>(pos, m) < 0, "{} {m}", pos.to_fen());
+                }
+                captures += 1;
+                decided += old as u32;
+            }
+        }
+    }
+    assert!(captures > 30_000 && decided > 10_000, "{decided} of {captures} captures decided");
+}

@@ -833,7 +833,12 @@ impl<P: Profile> Searcher<P> {
                     {
                         continue;
                     }
-                    // SEE pruning: losing captures are not searched.
+                    // SEE pruning: losing captures are not searched (and
+                    // one that a cheaper recapture refutes needs no
+                    // exchange played out to know it).
+                    if !in_check && P::loses_to_recapture(pos, m) {
+                        continue;
+                    }
                     let value = exchange_value::<P>(pos, m);
                     if value < 0 && !in_check {
                         continue;

@@ -28,7 +28,7 @@ use crate::eval::{ChainSet, DynamicSet, EvalConfig, Evaluation, MailboxSet, Sing
 use crate::movegen::{BitboardGen, MailboxGen, MoveGen};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::see::{see, see_bitboard};
+use crate::see::{loses_to_recapture_bitboard, loses_to_recapture_mailbox, see, see_bitboard};
 use crate::sliders::FastSliders;
 use crate::types::Color;
 use std::fmt;
@@ -175,6 +175,14 @@ pub trait Profile: 'static {
     fn see(pos: &Position, m: Move) -> i32 {
         see_bitboard::<FastSliders>(pos, m)
     }
+
+    /// Is [`see`](Self::see) of `m` surely negative, by a cheaper legal
+    /// recapture? (`false`: not known without the exchange.) Old and new
+    /// forms as for `see`.
+    #[inline(always)]
+    fn loses_to_recapture(pos: &Position, m: Move) -> bool {
+        loses_to_recapture_bitboard::<FastSliders>(pos, m)
+    }
 }
 
 /// Every routine in its old 0x88 mailbox form.
@@ -201,6 +209,11 @@ impl Profile for MailboxProfile {
     #[inline(always)]
     fn see(pos: &Position, m: Move) -> i32 {
         see::<MailboxAttackers>(pos, m)
+    }
+
+    #[inline(always)]
+    fn loses_to_recapture(pos: &Position, m: Move) -> bool {
+        loses_to_recapture_mailbox(pos, m)
     }
 }
 

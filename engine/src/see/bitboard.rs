@@ -7,12 +7,12 @@
 //! piece along its king's line. Same values as the list form on every
 //! move; no allocation.
 
-use super::Gains;
+use super::{recapture_margin, Gains};
 use crate::bitboard::Bitboard;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::sliders::Sliders;
-use crate::tables::{between, direction, RAYS};
+use crate::tables::{between, direction, KNIGHT_ATTACKS, PAWN_ATTACKS, RAYS};
 use crate::types::{Color, PieceType, Square};
 
 /// The board as the exchange has changed it.
@@ -183,4 +183,42 @@ pub fn see_bitboard<S: Sliders>(pos: &Position, m: Move) -> i32 {
         side = side.flip();
     }
     gains.resolve()
+}
+
+/// Does `m` surely lose material by the rules of [`see_bitboard`]? True when
+/// an enemy piece worth less than [`recapture_margin`] attacks the target
+/// once the capturer has left its square (a slider behind it included) and
+/// may legally recapture (is not pinned to its king on that board). `false`
+/// says nothing: play the exchange out.
+#[inline(always)]
+pub fn loses_to_recapture_bitboard<S: Sliders>(pos: &Position, m: Move) -> bool {
+    let Some(margin) = recapture_margin(m) else {
+        return false;
+    };
+    let (from, to) = (m.from().to_64(), m.to().to_64());
+    let us = m.moved().color();
+    let them = us.flip();
+    let occupied = pos.occupied().without(from);
+    // Queens are worth more than any margin.
+    let mut guards = PAWN_ATTACKS[us.index()][to.index()] & pos.bb(them, PieceType::Pawn);
+    if margin > PieceType::Knight.value() {
+        guards |= (KNIGHT_ATTACKS[to.index()] & pos.bb(them, PieceType::Knight))
+            | (S::bishop(to, occupied) & pos.bb(them, PieceType::Bishop));
+    }
+    if margin > PieceType::Rook.value() {
+        guards |= S::rook(to, occupied) & pos.bb(them, PieceType::Rook);
+    }
+    if guards.is_empty() {
+        return false;
+    }
+    let ex = Exchange::<S> {
+        pos,
+        target: to,
+        occupied,
+        attackers: Bitboard::EMPTY,
+        rook_likes: pos.rook_likes(Color::White) | pos.rook_likes(Color::Black),
+        bishop_likes: pos.bishop_likes(Color::White) | pos.bishop_likes(Color::Black),
+        _sliders: std::marker::PhantomData,
+    };
+    guards.into_iter().any(|sq| !ex.exposes_king(sq, them))
 }

@@ -42,11 +42,11 @@
 //! The move is assumed legal (the first capture is never checked for pins).
 //! No allocation: the lists and the gain stack live on the stack.
 
-use super::Gains;
+use super::{recapture_margin, Gains};
 use crate::attackers::{AttackerBuilder, SeeEntry, SeeList, PIECE_VECTOR_BIT};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::tables::{ATTACK_VECTOR, DIFF_STEP, PAWN_PUSH};
+use crate::tables::{ATTACK_VECTOR, DIFF_STEP, PAWN_CAPTURES, PAWN_PUSH};
 use crate::types::{Color, Piece, PieceType, Square88};
 
 /// The board as the exchange has changed it: squares emptied by pieces that
@@ -129,6 +129,21 @@ impl Exchange<'_> {
         false
     }
 
+    /// Is every square strictly between `from` and the target (which share
+    /// a line) empty on the exchange's board?
+    #[inline]
+    fn line_is_open(&self, from: Square88) -> bool {
+        let step = DIFF_STEP[Square88::diff_index(from, self.target)];
+        let mut sq = from.offset(step);
+        while sq != self.target {
+            if self.occupied(sq) {
+                return false;
+            }
+            sq = sq.offset(step);
+        }
+        true
+    }
+
     /// Index of the cheapest piece `side` may capture with, if any.
     #[inline]
     fn cheapest_legal(&self, lists: &[SeeList; 2], side: Color) -> Option<usize> {
@@ -192,6 +207,44 @@ pub fn see<A: AttackerBuilder>(pos: &Position, m: Move) -> i32 {
         side = side.flip();
     }
     gains.resolve()
+}
+
+/// Does `m` surely lose material by the rules of [`see`]? The old form of
+/// [`super::loses_to_recapture_bitboard`]: the opponent's pawns on the two
+/// squares that guard the target, then its piece list by the 0x88
+/// difference table (sliders only along an open line once the capturer has
+/// left), each unless pinned; true at the first piece worth less than
+/// [`recapture_margin`]. `false` says nothing: play the exchange out.
+#[inline]
+pub fn loses_to_recapture_mailbox(pos: &Position, m: Move) -> bool {
+    let Some(margin) = recapture_margin(m) else {
+        return false;
+    };
+    let (from, to) = (m.from(), m.to());
+    let them = m.moved().color().flip();
+    let mut ex = Exchange { pos, target: to, vacated: 0 };
+    ex.vacate(from);
+    for &d in &PAWN_CAPTURES[them.index()] {
+        let sq = to.offset(-d);
+        if sq.is_on_board() && pos.piece_at(sq).is(them, PieceType::Pawn) && !ex.exposes_king(sq, them) {
+            return true;
+        }
+    }
+    if margin <= PieceType::Knight.value() {
+        return false;
+    }
+    // Index 0 is the king.
+    for &sq in &pos.piece_list(them)[1..] {
+        let p = pos.piece_at(sq);
+        let kind = p.kind();
+        if kind.value() >= margin || ATTACK_VECTOR[Square88::diff_index(sq, to)] & PIECE_VECTOR_BIT[p.index()] == 0 {
+            continue;
+        }
+        if (kind == PieceType::Knight || ex.line_is_open(sq)) && !ex.exposes_king(sq, them) {
+            return true;
+        }
+    }
+    false
 }
 
 #[cfg(test)]
