@@ -211,8 +211,6 @@ fn generate<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool>(pos: &
     let king = pos.king_square(us);
     let checkers = pos.attackers_to_by::<S>(king, them, occ);
 
-    // King steps: test each target with the king lifted off the board, so
-    // it cannot hide behind itself on a checking ray.
     // The squares a move of the kinds asked for may go to.
     let kinds = match (TACTICAL, QUIET) {
         (true, true) => !ours,
@@ -220,6 +218,8 @@ fn generate<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool>(pos: &
         (false, true) => !occ,
         (false, false) => Bitboard::EMPTY,
     };
+    // King steps: test each target with the king lifted off the board, so
+    // it cannot hide behind itself on a checking ray.
     let king_targets = KING_ATTACKS[king.index()] & kinds;
     let without_king = occ.without(king);
     let mut safe = Bitboard::EMPTY;
