@@ -43,6 +43,7 @@
 //! No allocation: the lists and the gain stack live on the stack.
 
 use super::{recapture_margin, Gains};
+use crate::attackers::mailbox::ray_is_open_after;
 use crate::attackers::{AttackerBuilder, SeeEntry, SeeList, PIECE_VECTOR_BIT};
 use crate::moves::Move;
 use crate::position::Position;
@@ -127,21 +128,6 @@ impl Exchange<'_> {
             sq = sq.offset(step);
         }
         false
-    }
-
-    /// Is every square strictly between `from` and the target (which share
-    /// a line) empty on the exchange's board?
-    #[inline]
-    fn line_is_open(&self, from: Square88) -> bool {
-        let step = DIFF_STEP[Square88::diff_index(from, self.target)];
-        let mut sq = from.offset(step);
-        while sq != self.target {
-            if self.occupied(sq) {
-                return false;
-            }
-            sq = sq.offset(step);
-        }
-        true
     }
 
     /// Index of the cheapest piece `side` may capture with, if any.
@@ -240,7 +226,9 @@ pub fn loses_to_recapture_mailbox(pos: &Position, m: Move) -> bool {
         if kind.value() >= margin || ATTACK_VECTOR[Square88::diff_index(sq, to)] & PIECE_VECTOR_BIT[p.index()] == 0 {
             continue;
         }
-        if (kind == PieceType::Knight || ex.line_is_open(sq)) && !ex.exposes_king(sq, them) {
+        // The line is tested on the board without the capturer.
+        if (kind == PieceType::Knight || ray_is_open_after(pos, sq, to, [from, from], to)) && !ex.exposes_king(sq, them)
+        {
             return true;
         }
     }
