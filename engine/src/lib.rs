@@ -28,6 +28,7 @@ pub mod eval;
 pub mod fixed_vec;
 #[cfg(any(feature = "inject-hook", feature = "inject-instructions-attackers"))]
 pub mod inject;
+pub mod large_pages;
 pub mod movegen;
 pub mod moves;
 pub mod perft;

@@ -1,6 +1,9 @@
 //! Direct-mapped hash tables for the evaluation (the eval hash keyed by the
 //! full key, the pawn hash keyed by the pawn key). Sizes are configurable;
-//! size 0 turns a table off so its cost can be measured.
+//! size 0 turns a table off so its cost can be measured. Tables of 1 MiB or
+//! more (the pawn hash) sit on huge pages ([`crate::large_pages`]).
+
+use crate::large_pages::HugePageTable;
 
 /// An entry that knows the key it was stored under.
 pub trait Keyed: Copy + Default {
@@ -8,7 +11,7 @@ pub trait Keyed: Copy + Default {
 }
 
 pub struct HashTable<T: Keyed> {
-    entries: Vec<T>,
+    entries: HugePageTable<T>,
     mask: usize,
 }
 
@@ -19,10 +22,10 @@ impl<T: Keyed> HashTable<T> {
         let size = std::mem::size_of::<T>().max(1);
         let n = bytes / size;
         if n == 0 {
-            return HashTable { entries: Vec::new(), mask: 0 };
+            return HashTable { entries: HugePageTable::new(0, T::default()), mask: 0 };
         }
         let n = 1usize << (usize::BITS - 1 - n.leading_zeros());
-        HashTable { entries: vec![T::default(); n], mask: n - 1 }
+        HashTable { entries: HugePageTable::new(n, T::default()), mask: n - 1 }
     }
 
     /// The entry stored under `key`, if any.

@@ -1,8 +1,10 @@
 //! The transposition table: buckets of four 16-byte entries (one 64-byte
 //! cache line), indexed by the low bits of the Zobrist key and checked with
 //! its high 32 bits. Replacement keeps the deepest, most recent entries.
+//! The buckets sit on huge pages ([`crate::large_pages`]).
 //! Mate scores are stored relative to the node (see [`score_to_tt`]).
 
+use crate::large_pages::HugePageTable;
 use crate::moves::Move;
 use crate::search::{MATE_BOUND, MAX_PLY};
 
@@ -65,7 +67,7 @@ pub const MAX_HASH_MB: usize = 65_536;
 
 /// The transposition table.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: HugePageTable<Bucket>,
     generation: u8,
 }
 
@@ -101,7 +103,7 @@ impl TranspositionTable {
         let bytes = mb.clamp(0, MAX_HASH_MB) << 20;
         let wanted = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let count = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() >> 1 };
-        TranspositionTable { buckets: vec![Bucket::default(); count], generation: 0 }
+        TranspositionTable { buckets: HugePageTable::new(count, Bucket::default()), generation: 0 }
     }
 
     /// Size in bytes.
