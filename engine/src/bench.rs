@@ -24,7 +24,7 @@ pub const BENCH_HASH_MB: usize = 16;
 pub const SIGNATURE_DEPTH: u32 = 7;
 /// Total nodes of the bench positions at [`SIGNATURE_DEPTH`] with the
 /// `mailbox` or `bitboard` profile.
-pub const BENCH_SIGNATURE: u64 = 838_089;
+pub const BENCH_SIGNATURE: u64 = 808_134;
 
 /// The bench positions: opening, middlegame and endgame (DESIGN §6 buckets
 /// by men on the board), each with where it comes from in `positions/`.

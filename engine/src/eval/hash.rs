@@ -5,9 +5,10 @@
 
 use crate::large_pages::HugePageTable;
 
-/// An entry that knows the key it was stored under.
+/// An entry that can tell whether it was stored under a key (the whole key,
+/// or the part the slot's index does not already fix).
 pub trait Keyed: Copy + Default {
-    fn key(&self) -> u64;
+    fn matches(&self, key: u64) -> bool;
 }
 
 pub struct HashTable<T: Keyed> {
@@ -33,20 +34,20 @@ impl<T: Keyed> HashTable<T> {
     pub fn probe(&self, key: u64) -> Option<&T> {
         // One bounds test also covers a table that is off (no entries).
         let e = self.entries.get(key as usize & self.mask)?;
-        (e.key() == key).then_some(e)
+        e.matches(key).then_some(e)
     }
 
     /// The entry stored under `key`, if any, to update in place.
     #[inline(always)]
     pub fn probe_mut(&mut self, key: u64) -> Option<&mut T> {
         let e = self.entries.get_mut(key as usize & self.mask)?;
-        (e.key() == key).then_some(e)
+        e.matches(key).then_some(e)
     }
 
-    /// Store `entry` (replacing whatever shares its slot).
+    /// Store `entry` under `key` (replacing whatever shares its slot).
     #[inline(always)]
-    pub fn store(&mut self, entry: T) {
-        if let Some(slot) = self.entries.get_mut(entry.key() as usize & self.mask) {
+    pub fn store(&mut self, key: u64, entry: T) {
+        if let Some(slot) = self.entries.get_mut(key as usize & self.mask) {
             *slot = entry;
         }
     }
@@ -63,8 +64,8 @@ mod tests {
     #[derive(Copy, Clone, Default)]
     struct E(u64, u32);
     impl Keyed for E {
-        fn key(&self) -> u64 {
-            self.0
+        fn matches(&self, key: u64) -> bool {
+            self.0 == key
         }
     }
 
@@ -72,7 +73,7 @@ mod tests {
     fn store_probe_and_disable() {
         let mut t = HashTable::<E>::with_bytes(1000);
         assert_eq!(t.entries.len(), 32, "1000 bytes of 16-byte entries, rounded down to a power of two");
-        t.store(E(12345, 7));
+        t.store(12345, E(12345, 7));
         assert_eq!(t.probe(12345).map(|e| e.1), Some(7));
         assert!(t.probe(12345 + 32).is_none(), "same slot, other key");
         t.probe_mut(12345).unwrap().1 = 8;
@@ -82,7 +83,7 @@ mod tests {
         assert!(t.probe(12345).is_none());
         let mut off = HashTable::<E>::with_bytes(0);
         assert!(off.entries.is_empty());
-        off.store(E(1, 1));
+        off.store(1, E(1, 1));
         assert!(off.probe(1).is_none());
         assert!(off.probe_mut(1).is_none());
     }

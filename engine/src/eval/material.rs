@@ -192,8 +192,8 @@ impl MaterialEntry {
 }
 
 impl Keyed for MaterialEntry {
-    fn key(&self) -> u64 {
-        self.key
+    fn matches(&self, key: u64) -> bool {
+        self.key == key
     }
 }
 
@@ -222,8 +222,8 @@ mod tests {
         let mut table_keys = HashMap::new();
         for pos in random_positions(3000, 0x3A7F) {
             let e = MaterialEntry::new(&pos, &w);
-            assert_ne!(e.key(), 0, "a table key must never look like an empty slot");
-            let prev = table_keys.insert(e.key(), pos.material_key());
+            assert_ne!(e.key, 0, "a table key must never look like an empty slot");
+            let prev = table_keys.insert(e.key, pos.material_key());
             assert!(prev.is_none_or(|k| k == pos.material_key()), "two material keys share a table key");
             for score in [-300, -1, 0, 1, 300] {
                 assert_eq!(e.scale(score), scale(&pos, score), "{}", pos.to_fen());

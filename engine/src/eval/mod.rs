@@ -79,17 +79,31 @@ pub struct Records {
     pub trapped: [Bitboard; 2],
 }
 
+/// What the eval hash keeps of a full evaluation: 16 bytes, so four share
+/// a cache line and none straddles two. The key's low bits are the slot's
+/// index; its high 32 bits check it. Of the records only what the search
+/// reads: the side to move's pieces en prise (the key includes the side to
+/// move).
 #[derive(Clone, Copy, Default)]
+#[repr(C, align(16))]
 struct EvalEntry {
-    key: u64,
+    check: u32,
     /// White's view.
     score: i32,
-    records: Records,
+    en_prise: Bitboard,
+}
+
+impl EvalEntry {
+    #[inline(always)]
+    fn check_bits(key: u64) -> u32 {
+        (key >> 32) as u32
+    }
 }
 
 impl Keyed for EvalEntry {
-    fn key(&self) -> u64 {
-        self.key
+    #[inline(always)]
+    fn matches(&self, key: u64) -> bool {
+        self.check == EvalEntry::check_bits(key)
     }
 }
 
@@ -143,7 +157,9 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
         self.stats
     }
 
-    /// Records of the last evaluation that reached them (full or hash hit).
+    /// Records of the last evaluation that reached them: all of them after
+    /// a full evaluation; after an eval-hash hit only the side to move's
+    /// `en_prise` (what the hash keeps), the rest empty.
     pub fn records(&self) -> Records {
         self.records
     }
@@ -204,7 +220,8 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
             let hit = timed!(self, Phase::HashProbe, { self.eval_hash.probe(pos.key()).copied() });
             if let Some(e) = hit {
                 self.stats.hash_hits += 1;
-                self.records = e.records;
+                self.records = Records::default();
+                self.records.en_prise[stm.index()] = e.en_prise;
                 return e.score * stm.sign();
             }
         }
@@ -418,7 +435,12 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
         t.scale(white - raw);
         self.records = records;
         timed!(self, Phase::HashStore, {
-            self.eval_hash.store(EvalEntry { key: pos.key(), score: white, records });
+            let entry = EvalEntry {
+                check: EvalEntry::check_bits(pos.key()),
+                score: white,
+                en_prise: records.en_prise[stm.index()],
+            };
+            self.eval_hash.store(pos.key(), entry);
         });
         // Adapt the lazy margin to how far full evals stray from the cheap part.
         let stray = (white - lazy_white).abs();
@@ -429,14 +451,14 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
     #[cold]
     fn material_entry_miss(&mut self, pos: &Position) -> MaterialEntry {
         let e = MaterialEntry::new(pos, &self.weights);
-        self.material_hash.store(e);
+        self.material_hash.store(MaterialEntry::table_key(pos.material_key()), e);
         e
     }
 
     #[cold]
     fn pawn_entry_miss(&mut self, pos: &Position) -> PawnEntry {
         let e = pawns::evaluate_pawns(pos, &self.weights);
-        self.pawn_hash.store(e);
+        self.pawn_hash.store(e.key, e);
         e
     }
 }

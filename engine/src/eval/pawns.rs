@@ -61,8 +61,8 @@ impl Shelter {
 }
 
 impl Keyed for PawnEntry {
-    fn key(&self) -> u64 {
-        self.key
+    fn matches(&self, key: u64) -> bool {
+        self.key == key
     }
 }
 
