@@ -75,6 +75,10 @@ pub struct BenchReport {
     pub lines: Vec<BenchLine>,
     /// Evaluation counters over the whole bench.
     pub eval: EvalStats,
+    /// The process's memory on transparent huge pages at the end of the
+    /// bench, tables still allocated, in KiB (`None` where the system does
+    /// not say; see [`crate::large_pages`]).
+    pub huge_pages_kib: Option<u64>,
 }
 
 impl BenchReport {
@@ -109,7 +113,14 @@ pub fn run_bench<P: Profile>(positions: &[Position], depth: u32, hash_mb: usize)
             score: result.score,
         });
     }
-    BenchReport { profile: P::NAME, depth, hash_mb, lines, eval: searcher.eval_stats().since(&eval_before) }
+    BenchReport {
+        profile: P::NAME,
+        depth,
+        hash_mb,
+        lines,
+        eval: searcher.eval_stats().since(&eval_before),
+        huge_pages_kib: crate::large_pages::anon_huge_page_kib(),
+    }
 }
 
 /// [`run_bench`] for a profile chosen at run time.

@@ -96,6 +96,21 @@ impl<T: Copy> Drop for HugePageTable<T> {
     }
 }
 
+/// How much of this process's anonymous memory is on transparent huge
+/// pages right now, in KiB (Linux's `AnonHugePages` of
+/// `/proc/self/smaps_rollup`); `None` where that cannot be read. Lets a
+/// benchmark report whether its tables got huge pages: on a machine
+/// without them NPS is lower, and a comparison should say so.
+pub fn anon_huge_page_kib() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/smaps_rollup").ok()?;
+    parse_anon_huge_pages(&text)
+}
+
+fn parse_anon_huge_pages(smaps_rollup: &str) -> Option<u64> {
+    let line = smaps_rollup.lines().find_map(|l| l.strip_prefix("AnonHugePages:"))?;
+    line.trim().strip_suffix("kB")?.trim().parse().ok()
+}
+
 #[cfg(target_os = "linux")]
 fn advise_huge_pages(start: *mut u8, bytes: usize) {
     // SAFETY: the range is an allocation this process owns and has not
@@ -131,5 +146,13 @@ mod tests {
         assert!(empty.is_empty());
         let zero_sized = HugePageTable::new(10, ());
         assert_eq!(zero_sized.len(), 10);
+    }
+
+    #[test]
+    fn reads_anon_huge_pages_from_smaps_rollup() {
+        let text = "Rss:               26532 kB\nAnonymous:         20852 kB\nAnonHugePages:     18432 kB\nShmemPmdMapped:        0 kB\n";
+        assert_eq!(parse_anon_huge_pages(text), Some(18432));
+        assert_eq!(parse_anon_huge_pages("Rss: 1 kB\n"), None);
+        assert_eq!(parse_anon_huge_pages("AnonHugePages: lots\n"), None);
     }
 }

@@ -80,6 +80,7 @@ pub fn bench(a: BenchArgs) -> CliResult {
             "profile": report.profile,
             "depth": report.depth,
             "hash_mb": report.hash_mb,
+            "huge_pages_kib": report.huge_pages_kib,
             "positions": lines,
             "nodes": nodes,
             "seconds": elapsed.as_secs_f64(),
@@ -111,6 +112,12 @@ pub fn bench(a: BenchArgs) -> CliResult {
     println!("profile         : {}", report.profile);
     println!("depth           : {}", report.depth);
     println!("hash            : {} MiB", report.hash_mb);
+    match report.huge_pages_kib {
+        Some(kib) => {
+            println!("huge pages      : {} MiB in use (the transposition table and pawn hash ask for them)", kib / 1024)
+        }
+        None => println!("huge pages      : unknown (no /proc/self/smaps_rollup)"),
+    }
     println!("total time (ms) : {}", elapsed.as_millis());
     println!("nodes searched  : {nodes}");
     println!("nodes/second    : {nps}");
