@@ -1,5 +1,7 @@
 //! Direct-mapped hash tables for the evaluation (the eval hash keyed by the
-//! full key, the pawn hash keyed by the pawn key). Sizes are configurable;
+//! position's key, the pawn hash by the pawn key, the material table by the
+//! material key). The low bits of a key pick the slot; each entry type says
+//! how it checks the rest ([`Keyed`]). Sizes are configurable;
 //! size 0 turns a table off so its cost can be measured. Tables of 1 MiB or
 //! more (the pawn hash) sit on huge pages ([`crate::large_pages`]).
 
