@@ -280,16 +280,21 @@ pub fn parse_ours(stdout: &str) -> Result<BenchFigures, String> {
     }
 }
 
-/// The first non-empty line of output: the engine's banner, for the record.
+/// The line of output worth keeping with the figures, for the record: the
+/// one that names the engine (Crafty 23.4 first says "Machine is NUMA,
+/// ..."), or for our engine what its tables got (`huge pages : 18 MiB in
+/// use ...`: our NPS depends on it), else the first line with anything on it.
 pub fn banner(stdout: &str, stderr: &str) -> Option<String> {
     let lines = || stdout.lines().chain(stderr.lines()).map(str::trim);
-    // The line that names the engine (Crafty 23.4 first says "Machine is
-    // NUMA, ..."), else the first line with anything on it.
     lines()
-        .find(|l| l.starts_with("Crafty v") || l.starts_with("Stockfish "))
+        .find(|l| l.starts_with("Crafty v") || l.starts_with("Stockfish ") || l.starts_with(HUGE_PAGES_LABEL))
         .or_else(|| lines().find(|l| !l.is_empty()))
-        .map(|l| l.chars().take(120).collect())
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(120).collect())
 }
+
+/// How our `engine bench` starts the line that says how much memory it has
+/// on huge pages.
+pub const HUGE_PAGES_LABEL: &str = "huge pages";
 
 /// Parse the figures of a `kind` run.
 /// `positions` is how many searches a [`EngineKind::CraftyPositions`] run
@@ -454,5 +459,10 @@ mod tests {
         assert_eq!(banner("Machine is NUMA\nCrafty v23.4 (1 cpus)\n", "").as_deref(), Some("Crafty v23.4 (1 cpus)"));
         assert_eq!(banner("", "Stockfish 15.1\n").as_deref(), Some("Stockfish 15.1"));
         assert_eq!(banner("", ""), None);
+        let ours = "position  1/20  nodes 1\nhuge pages      : 18 MiB in use (the transposition table and pawn hash ask for them)\n1 nodes 1 nps\n";
+        assert_eq!(
+            banner(ours, "").as_deref(),
+            Some("huge pages : 18 MiB in use (the transposition table and pawn hash ask for them)")
+        );
     }
 }

@@ -192,7 +192,8 @@ pub struct EngineReport {
     pub args: Vec<String>,
     /// What was written to stdin, if anything.
     pub stdin: Option<String>,
-    /// First line of its output (version banner).
+    /// The line of its output kept for the record: its version banner, or
+    /// for our engine how much memory it had on huge pages.
     pub banner: Option<String>,
     pub runs: Vec<RunRecord>,
     pub nps: Spread,
@@ -698,8 +699,12 @@ pub fn table(r: &NpsReport) -> String {
     if r.engines.iter().any(|e| !e.nodes_consistent) {
         let _ = writeln!(s, "  * node counts differed between runs of this engine");
     }
-    for e in r.engines.iter().filter(|e| e.kind != EngineKind::Ours) {
-        if let Some(b) = &e.banner {
+    // Ours: only the huge-page line (an older engine has none, and its
+    // first line says nothing).
+    let worth_showing =
+        |e: &EngineReport, b: &str| e.kind != EngineKind::Ours || b.starts_with(baseline_engine::HUGE_PAGES_LABEL);
+    for e in &r.engines {
+        if let Some(b) = e.banner.as_deref().filter(|b| worth_showing(e, b)) {
             let _ = writeln!(s, "  {}: {b}", e.label);
         }
     }
