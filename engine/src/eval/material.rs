@@ -130,7 +130,7 @@ fn scale_divisor(pos: &Position, strong: Color) -> u8 {
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct MaterialEntry {
     /// [`Position::material_key`], mixed (see [`MaterialEntry::table_key`]).
-    key: u64,
+    pub(crate) key: u64,
     /// [`material`] per colour.
     pub material: [i32; 2],
     /// [`bad_trades`] per colour.

@@ -451,7 +451,7 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
     #[cold]
     fn material_entry_miss(&mut self, pos: &Position) -> MaterialEntry {
         let e = MaterialEntry::new(pos, &self.weights);
-        self.material_hash.store(MaterialEntry::table_key(pos.material_key()), e);
+        self.material_hash.store(e.key, e);
         e
     }
 
