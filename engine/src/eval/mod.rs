@@ -235,33 +235,44 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
             }};
         }
 
-        let mat = timed!(self, Phase::Material, {
-            let mat = match self.material_hash.probe(MaterialEntry::table_key(pos.material_key())) {
-                Some(e) => *e,
-                None => self.material_entry_miss(pos),
-            };
+        // Both entries are read where they lie in their tables, not copied
+        // (a pawn entry is about 150 bytes); a miss builds it in this frame.
+        let (mat_missed, pawns_missed);
+        let mat: &MaterialEntry = timed!(self, Phase::Material, {
+            match self.material_hash.probe(MaterialEntry::table_key(pos.material_key())) {
+                Some(e) => e,
+                None => {
+                    mat_missed = material_entry_miss(&mut self.material_hash, pos, &self.weights);
+                    &mat_missed
+                }
+            }
+        });
+        let entry: &PawnEntry = timed!(self, Phase::Pawns, {
+            match self.pawn_hash.probe(pos.pawn_key()) {
+                Some(e) => e,
+                None => {
+                    pawns_missed = pawn_entry_miss(&mut self.pawn_hash, pos, &self.weights);
+                    &pawns_missed
+                }
+            }
+        });
+        timed!(self, Phase::Material, {
             for c in Color::ALL {
                 add!(Term::Material, c, mat.material[c.index()]);
             }
-            mat
         });
-        let entry = timed!(self, Phase::Pawns, {
-            let entry = match self.pawn_hash.probe(pos.pawn_key()) {
-                Some(e) => *e,
-                None => self.pawn_entry_miss(pos),
-            };
+        timed!(self, Phase::Pawns, {
             let w = &self.weights;
             let majors = (pos.kind_bb(PieceType::Rook) | pos.kind_bb(PieceType::Queen)).count().min(4) as usize;
             for c in Color::ALL {
                 add!(Term::Pawns, c, entry.score[c.index()]);
                 add!(Term::DoubledPawns, c, -w.pawn_doubled[majors] * entry.doubled[c.index()] as i32);
             }
-            entry
         });
         let w: &Weights = &self.weights;
         timed!(self, Phase::PasserRace, {
             for c in Color::ALL {
-                add!(Term::PasserRace, c, passers::race(pos, w, &entry, &mat, c));
+                add!(Term::PasserRace, c, passers::race(pos, w, entry, mat, c));
             }
         });
         timed!(self, Phase::BadTrades, {
@@ -333,7 +344,7 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
         for c in [stm, stm.flip()] {
             timed!(self, Phase::Knights, {
                 for sq in pos.bb(c, PieceType::Knight) {
-                    add!(Term::Knights, c, pieces::knight(pos, w, &entry, c, sq));
+                    add!(Term::Knights, c, pieces::knight(pos, w, entry, c, sq));
                     let m = set.knight(pos, &mut acc, &inputs, c, sq);
                     add!(Term::KnightMobility, c, pieces::knight_mobility(w, &m));
                     note(t, c, PieceType::Knight, sq, &m);
@@ -341,7 +352,7 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
             });
             timed!(self, Phase::Bishops, {
                 for sq in pos.bb(c, PieceType::Bishop) {
-                    add!(Term::Bishops, c, pieces::bishop(pos, w, &entry, c, sq));
+                    add!(Term::Bishops, c, pieces::bishop(pos, w, entry, c, sq));
                     let m = set.bishop(pos, &mut acc, &inputs, c, sq);
                     let (mobility, best) = pieces::bishop_mobility(w, &m);
                     add!(Term::BishopMobility, c, mobility);
@@ -353,9 +364,9 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
         timed!(self, Phase::Rooks, {
             for c in Color::ALL {
                 for sq in pos.bb(c, PieceType::Rook) {
-                    add!(Term::Rooks, c, pieces::rook(pos, w, &entry, c, sq));
+                    add!(Term::Rooks, c, pieces::rook(pos, w, entry, c, sq));
                     let m = set.rook(pos, &mut acc, &inputs, c, sq);
-                    let (mobility, best, connected, trapped) = pieces::rook_mobility(pos, w, &mat, c, sq, &m);
+                    let (mobility, best, connected, trapped) = pieces::rook_mobility(pos, w, mat, c, sq, &m);
                     add!(Term::RookMobility, c, mobility);
                     add!(Term::RookBestRay, c, best);
                     add!(Term::RookConnected, c, connected);
@@ -379,46 +390,57 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
 
         // Kings: both kings' attack bits first, then each king, with both
         // sides' pointing counts refreshed.
+        let mut new_shelter: [Option<Shelter>; 2] = [None; 2];
         timed!(self, Phase::Kings, {
             record_king_attacks(pos, &mut acc, words, accs);
             let pointing = Color::ALL.map(|c| D::count(pos, c).pointing);
             for c in [Color::Black, Color::White] {
                 // The shelter only counts with enough enemy material; it
-                // is cached per king square in the pawn entry.
+                // is cached per king square in the pawn entry (written back
+                // once the entry is no longer read).
                 let shelter = if mat.army[c.flip().index()] >= king::DANGER_ARMY {
                     let k = pos.king_square(c);
                     entry.shelter[c.index()].get(k).unwrap_or_else(|| {
-                        let v = king::shelter(w, &entry, c, k);
-                        if let Some(e) = self.pawn_hash.probe_mut(entry.key) {
-                            e.shelter[c.index()] = Shelter::new(k, v);
-                        }
+                        let v = king::shelter(w, entry, c, k);
+                        new_shelter[c.index()] = Some(Shelter::new(k, v));
                         v
                     })
                 } else {
                     0
                 };
                 let (v, inputs) = if words {
-                    king::safety(pos, &WordsView, w, &mat, c, pointing[c.index()], shelter)
+                    king::safety(pos, &WordsView, w, mat, c, pointing[c.index()], shelter)
                 } else {
-                    king::safety(pos, &acc, w, &mat, c, pointing[c.index()], shelter)
+                    king::safety(pos, &acc, w, mat, c, pointing[c.index()], shelter)
                 };
                 add!(Term::KingSafety, c, v);
                 t.king(c, inputs);
-                add!(Term::KingUncastled, c, king::uncastled(pos, w, &mat, c));
-                add!(Term::KingEndgame, c, king::endgame(pos, w, &entry, &mat, c));
+                add!(Term::KingUncastled, c, king::uncastled(pos, w, mat, c));
+                add!(Term::KingEndgame, c, king::endgame(pos, w, entry, mat, c));
             }
         });
 
         timed!(self, Phase::Passers, {
             for c in Color::ALL {
                 let v = if words {
-                    passers::with_attacks(pos, &WordsView, w, &entry, &mat, c)
+                    passers::with_attacks(pos, &WordsView, w, entry, mat, c)
                 } else {
-                    passers::with_attacks(pos, &acc, w, &entry, &mat, c)
+                    passers::with_attacks(pos, &acc, w, entry, mat, c)
                 };
                 add!(Term::Passers, c, v);
             }
         });
+
+        if new_shelter != [None; 2] {
+            let key = entry.key;
+            if let Some(e) = self.pawn_hash.probe_mut(key) {
+                for (slot, new) in e.shelter.iter_mut().zip(new_shelter) {
+                    if let Some(new) = new {
+                        *slot = new;
+                    }
+                }
+            }
+        }
 
         let records = timed!(self, Phase::Records, {
             if words {
@@ -447,20 +469,22 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
         self.margin = stray.max(self.margin - self.margin / 16).max(self.weights.lazy_margin_min);
         white * stm.sign()
     }
+}
 
-    #[cold]
-    fn material_entry_miss(&mut self, pos: &Position) -> MaterialEntry {
-        let e = MaterialEntry::new(pos, &self.weights);
-        self.material_hash.store(e.key, e);
-        e
-    }
+/// Build and store the material entry the table lacked.
+#[cold]
+fn material_entry_miss(table: &mut HashTable<MaterialEntry>, pos: &Position, w: &Weights) -> MaterialEntry {
+    let e = MaterialEntry::new(pos, w);
+    table.store(e.key, e);
+    e
+}
 
-    #[cold]
-    fn pawn_entry_miss(&mut self, pos: &Position) -> PawnEntry {
-        let e = pawns::evaluate_pawns(pos, &self.weights);
-        self.pawn_hash.store(e.key, e);
-        e
-    }
+/// Build and store the pawn entry the hash lacked.
+#[cold]
+fn pawn_entry_miss(table: &mut HashTable<PawnEntry>, pos: &Position, w: &Weights) -> PawnEntry {
+    let e = pawns::evaluate_pawns(pos, w);
+    table.store(e.key, e);
+    e
 }
 
 /// En-prise and trapped records from the complete attack state.
