@@ -30,6 +30,7 @@ pub use profile::{
 
 use crate::bitboard::Bitboard;
 use crate::defects::DefectCounter;
+use crate::fixed_vec::FixedVec;
 use crate::movegen::MoveGen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -658,8 +659,8 @@ impl<P: Profile> Searcher<P> {
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
         let mut searched = 0usize;
-        let mut quiets = [Move::NULL; MAX_QUIETS];
-        let mut quiet_count = 0;
+        // Uninitialised until pushed: a node that cuts off early writes none.
+        let mut quiets = FixedVec::<Move, MAX_QUIETS>::new();
         loop {
             let floor = if stage == Stage::Quiet { 0 } else { QUIET_FLOOR };
             let Some((m, move_key)) = moves.pick_at_least(floor) else {
@@ -728,7 +729,7 @@ impl<P: Profile> Searcher<P> {
                             self.killers.record(ply, m);
                             let bonus = depth * depth;
                             self.history.update(m, bonus);
-                            for &q in &quiets[..quiet_count] {
+                            for &q in &quiets {
                                 self.history.update(q, -bonus);
                             }
                         }
@@ -736,9 +737,8 @@ impl<P: Profile> Searcher<P> {
                     }
                 }
             }
-            if quiet && quiet_count < MAX_QUIETS {
-                quiets[quiet_count] = m;
-                quiet_count += 1;
+            if quiet {
+                quiets.push(m); // ignored once full
             }
         }
 
