@@ -239,35 +239,33 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
         // (a pawn entry is about 150 bytes); a miss builds it in this frame.
         let (mat_missed, pawns_missed);
         let mat: &MaterialEntry = timed!(self, Phase::Material, {
-            match self.material_hash.probe(MaterialEntry::table_key(pos.material_key())) {
+            let mat = match self.material_hash.probe(MaterialEntry::table_key(pos.material_key())) {
                 Some(e) => e,
                 None => {
                     mat_missed = material_entry_miss(&mut self.material_hash, pos, &self.weights);
                     &mat_missed
                 }
+            };
+            for c in Color::ALL {
+                add!(Term::Material, c, mat.material[c.index()]);
             }
+            mat
         });
         let entry: &PawnEntry = timed!(self, Phase::Pawns, {
-            match self.pawn_hash.probe(pos.pawn_key()) {
+            let entry = match self.pawn_hash.probe(pos.pawn_key()) {
                 Some(e) => e,
                 None => {
                     pawns_missed = pawn_entry_miss(&mut self.pawn_hash, pos, &self.weights);
                     &pawns_missed
                 }
-            }
-        });
-        timed!(self, Phase::Material, {
-            for c in Color::ALL {
-                add!(Term::Material, c, mat.material[c.index()]);
-            }
-        });
-        timed!(self, Phase::Pawns, {
+            };
             let w = &self.weights;
             let majors = (pos.kind_bb(PieceType::Rook) | pos.kind_bb(PieceType::Queen)).count().min(4) as usize;
             for c in Color::ALL {
                 add!(Term::Pawns, c, entry.score[c.index()]);
                 add!(Term::DoubledPawns, c, -w.pawn_doubled[majors] * entry.doubled[c.index()] as i32);
             }
+            entry
         });
         let w: &Weights = &self.weights;
         timed!(self, Phase::PasserRace, {
