@@ -31,6 +31,11 @@ pub enum FenError {
     TooManyPawns { color: &'static str, count: u32 },
     #[error("{color} has {count} pieces; at most {MAX_NON_PAWNS} are possible")]
     TooManyPieces { color: &'static str, count: u32 },
+    #[error(
+        "{color} has {count} men (pieces and pawns together); at most {MAX_NON_PAWNS} are possible, \
+         since each pawn may still promote"
+    )]
+    TooManyMen { color: &'static str, count: u32 },
     #[error("pawn on {square}: pawns cannot stand on rank 1 or 8")]
     PawnOnBackRank { square: Square },
     #[error("side to move {found:?}: expected 'w' or 'b'")]
@@ -43,9 +48,9 @@ pub enum FenError {
     EnPassantSyntax { found: String },
     #[error("en-passant square {square} is impossible: {reason}")]
     EnPassantImpossible { square: Square, reason: &'static str },
-    #[error("halfmove clock {found:?}: expected a number from 0 to 150")]
+    #[error("halfmove clock {found:?}: expected a number from 0 to 65535")]
     HalfmoveClock { found: String },
-    #[error("fullmove number {found:?}: expected a number from 1 to 9999")]
+    #[error("fullmove number {found:?}: expected a number from 1 to 65535")]
     FullmoveNumber { found: String },
     #[error("the side not to move ({color}) is in check")]
     OpponentInCheck { color: &'static str },
@@ -94,6 +99,10 @@ fn parse_placement(pos: &mut Position, placement: &str) -> Result<(), FenError> 
         let others = pieces.iter().filter(|(_, p)| p.color() == color && p.kind() != PieceType::Pawn).count() as u32;
         if others as usize > MAX_NON_PAWNS {
             return Err(FenError::TooManyPieces { color: color.name(), count: others });
+        }
+        // A promotion moves a pawn into the piece list, which must hold it.
+        if (pawns + others) as usize > MAX_NON_PAWNS {
+            return Err(FenError::TooManyMen { color: color.name(), count: pawns + others });
         }
     }
     if let Some((sq, _)) =
@@ -219,11 +228,11 @@ impl Position {
         pos.ep = parse_ep(&pos, ep)?;
         if let Some(h) = halfmove {
             pos.halfmove =
-                parse_number(h, 0u16, 150).ok_or_else(|| FenError::HalfmoveClock { found: h.to_string() })?;
+                parse_number(h, 0u16, u16::MAX).ok_or_else(|| FenError::HalfmoveClock { found: h.to_string() })?;
         }
         if let Some(f) = fullmove {
             pos.fullmove =
-                parse_number(f, 1u16, 9999).ok_or_else(|| FenError::FullmoveNumber { found: f.to_string() })?;
+                parse_number(f, 1u16, u16::MAX).ok_or_else(|| FenError::FullmoveNumber { found: f.to_string() })?;
         }
         let them = pos.side.flip();
         if pos.king_attacked(them) {
@@ -375,6 +384,9 @@ mod tests {
             }),
             ("4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1", |e| matches!(e, E::TooManyPawns { count: 9, .. })),
             ("4k3/8/8/8/QQQQQQQQ/QQQQQQQQ/8/4K3 w - - 0 1", |e| matches!(e, E::TooManyPieces { count: 17, .. })),
+            // Sixteen pieces and a pawn: the promotion would not fit.
+            ("4k3/P7/8/8/8/8/NNNNNNNN/NNNNNNNK w - - 0 1", |e| matches!(e, E::TooManyMen { count: 17, .. })),
+            ("nnnnnnnk/nnnnnnnn/8/8/8/8/p7/4K3 b - - 0 1", |e| matches!(e, E::TooManyMen { count: 17, .. })),
             ("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", |e| matches!(e, E::PawnOnBackRank { .. })),
             ("p3k3/8/8/8/8/8/8/4K3 w - - 0 1", |e| matches!(e, E::PawnOnBackRank { .. })),
             ("4k3/8/8/8/8/8/8/4K3 x - - 0 1", |e| matches!(e, E::SideToMove { .. })),
@@ -394,7 +406,7 @@ mod tests {
             ("4k3/4p3/8/4p3/8/8/8/4K3 w - e6 0 1", |e| matches!(e, E::EnPassantImpossible { .. })),
             ("4k3/8/8/8/8/8/8/4K3 w - - x 1", |e| matches!(e, E::HalfmoveClock { .. })),
             ("4k3/8/8/8/8/8/8/4K3 w - - -1 1", |e| matches!(e, E::HalfmoveClock { .. })),
-            ("4k3/8/8/8/8/8/8/4K3 w - - 151 1", |e| matches!(e, E::HalfmoveClock { .. })),
+            ("4k3/8/8/8/8/8/8/4K3 w - - 65536 1", |e| matches!(e, E::HalfmoveClock { .. })),
             ("4k3/8/8/8/8/8/8/4K3 w - - 0 0", |e| matches!(e, E::FullmoveNumber { .. })),
             ("4k3/8/8/8/8/8/8/4K3 w - - 0 1.5", |e| matches!(e, E::FullmoveNumber { .. })),
             ("4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999999999999", |e| matches!(e, E::FullmoveNumber { .. })),
