@@ -28,7 +28,9 @@ pub enum SanError {
 /// Parse `text` as a UCI move (`e2e4`, `e7e8q`) if it has that shape.
 fn parse_uci_shape(pos: &Position, text: &str) -> Option<Result<Move, SanError>> {
     let b = text.as_bytes();
+    // ASCII first: the slices below are by byte.
     let shaped = (b.len() == 4 || b.len() == 5)
+        && text.is_ascii()
         && Square::parse(&text[0..2]).is_some()
         && Square::parse(&text[2..4]).is_some()
         && (b.len() == 4 || matches!(b[4].to_ascii_lowercase(), b'q' | b'r' | b'b' | b'n'));
@@ -257,6 +259,10 @@ mod tests {
         assert!(matches!(parse_move(&start, "N"), Err(SanError::Syntax { .. })));
         assert!(matches!(parse_move(&start, "Nj3"), Err(SanError::Syntax { .. })));
         assert!(matches!(parse_move(&start, "+"), Err(SanError::Syntax { .. })));
+        // Multi-byte characters where a square's bytes would be sliced.
+        for text in ["a\u{e9}1e", "K\u{e9}5", "e2\u{e9}4", "e2e\u{e9}", "\u{e9}\u{e9}"] {
+            assert!(matches!(parse_move(&start, text), Err(SanError::Syntax { .. })), "{text}");
+        }
         let knights = pos("4k3/8/8/8/8/5N2/8/1N2K2N w - - 0 1");
         let e = parse_move(&knights, "Nd2").unwrap_err();
         assert!(matches!(e, SanError::Ambiguous { .. }), "{e}");
