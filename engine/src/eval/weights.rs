@@ -409,7 +409,7 @@ impl Weights {
                     .collect()
             })
             .unwrap_or_default();
-        if let Some(v) = all.iter().find(|v| v.abs() > 100_000) {
+        if let Some(v) = all.iter().find(|v| v.unsigned_abs() > 100_000) {
             return Err(format!("weight {v} is out of range (|w| must be at most 100000)"));
         }
         Ok(())
@@ -430,11 +430,20 @@ impl Weights {
         Ok(w)
     }
 
-    /// Write the table atomically (temporary file, then rename).
+    /// Write the table atomically: a temporary file of this process beside
+    /// `path` (`.<name>.<pid>.tmp`), then a rename over it. On an error the
+    /// temporary file is removed and `path` is as it was.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, self.to_json())?;
-        std::fs::rename(&tmp, path)
+        let name = path.file_name().ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("{} names no file", path.display()))
+        })?;
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
+        let written = std::fs::write(&tmp, self.to_json()).and_then(|()| std::fs::rename(&tmp, path));
+        if written.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        written
     }
 }
 
@@ -464,5 +473,29 @@ mod tests {
         let mut w = Weights::default();
         w.material[0] = 0;
         assert!(w.validate().is_err());
+        // |i32::MIN| does not fit an i32: still out of range.
+        let w = Weights { pawn_isolated: i32::MIN, ..Weights::default() };
+        assert!(w.validate().unwrap_err().contains("out of range"));
+    }
+
+    #[test]
+    fn save_replaces_the_file_or_leaves_everything_as_it_was() {
+        let dir = std::env::temp_dir().join(format!("weights-save-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("w.json");
+        let neighbour = dir.join("w.tmp");
+        std::fs::write(&neighbour, "not ours").unwrap();
+        Weights::default().save(&path).unwrap();
+        assert_eq!(Weights::load(&path).unwrap(), Weights::default());
+        assert_eq!(std::fs::read_to_string(&neighbour).unwrap(), "not ours");
+        // Saving onto a directory fails and leaves no temporary file.
+        let sub = dir.join("sub");
+        std::fs::create_dir_all(&sub).unwrap();
+        assert!(Weights::default().save(&sub).is_err());
+        let mut names: Vec<String> =
+            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        assert_eq!(names, ["sub", "w.json", "w.tmp"]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
