@@ -111,6 +111,7 @@ fn eval_bad_input() {
     rejects(&["eval", "--fen", "8/8/8/8 w - -"], "bad FEN");
     rejects(&["eval", "--fen", "4k3/8/8/8/8/8/8/4K3 w - -", "--mobility", "magic"], "invalid value");
     rejects(&["evaldiff"], "required");
-    rejects(&["evaldiff", "--random", "0"], "at least 1");
+    rejects(&["evaldiff", "--random", "0"], "--random 0: expected 1 to 1000000 positions");
+    rejects(&["evaldiff", "--random", "18446744073709551615"], "expected 1 to 1000000 positions");
     rejects(&["evaldiff", "/nonexistent.epd"], "cannot read");
 }

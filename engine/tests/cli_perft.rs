@@ -72,6 +72,13 @@ fn perft_suite_counts_and_fails_on_a_mismatch() {
     rejects(&["perft-suite", bad.to_str().unwrap()], "bad.epd:2");
     std::fs::write(&bad, "\n# only a comment\n").unwrap();
     rejects(&["perft-suite", bad.to_str().unwrap()], "holds no positions");
+    // Positions but no count to check (or none shallow enough): not a pass.
+    std::fs::write(&bad, "4k3/8/8/8/8/8/8/4K3 w - - bm Kd1;\n").unwrap();
+    rejects(&["perft-suite", bad.to_str().unwrap()], "nothing was checked");
+    std::fs::write(&bad, "4k3/8/8/8/8/8/8/4K3 w - - ;D3 1\n").unwrap();
+    rejects(&["perft-suite", bad.to_str().unwrap(), "--max-depth", "2"], "at depth 2 or less: nothing was checked");
+    std::fs::write(&bad, "4k3/8/8/8/8/8/8/4K3 w - - ;D99999999999 5\n").unwrap();
+    rejects(&["perft-suite", bad.to_str().unwrap()], "perft depth D99999999999");
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -84,5 +91,6 @@ fn bad_input_gets_one_line_errors() {
     rejects(&["perft", "--depth", "2", "--impl", "mailbox", "--sliders", "magic"], "--sliders");
     rejects(&["perft", "--depth", "2", "--impl", "abacus"], "invalid value");
     rejects(&["perft-suite", "/nonexistent/file.epd"], "cannot read");
+    rejects(&["perft-suite", "/nonexistent/file.epd", "--max-depth", "99"], "--max-depth 99 is too deep");
     rejects(&["no-such-command"], "unrecognized subcommand");
 }

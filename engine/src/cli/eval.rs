@@ -246,12 +246,16 @@ fn classify(chain: &Trace, single: &Trace) -> Vec<(DiffClass, Term, Color)> {
     out
 }
 
+/// Most random positions `evaldiff` compares: it keeps every position's
+/// traces, about 1.3 KB each.
+const MAX_RANDOM_POSITIONS: usize = 1_000_000;
+
 pub fn evaldiff(a: EvalDiffArgs) -> CliResult {
     let (positions, source): (Vec<Position>, String) = match (&a.file, a.random) {
         (Some(f), _) => (load_epd(f)?.into_iter().map(|e| e.position().clone()).collect(), f.display().to_string()),
         (None, Some(n)) => {
-            if n == 0 {
-                return Err(CliError::input("--random needs at least 1 position"));
+            if n == 0 || n > MAX_RANDOM_POSITIONS {
+                return Err(CliError::input(format!("--random {n}: expected 1 to {MAX_RANDOM_POSITIONS} positions")));
             }
             (random_positions(n, a.seed), format!("random {n} seed {}", a.seed))
         }

@@ -87,15 +87,16 @@ fn pick(implementation: ImplArg, sliders: Option<SlidersArg>) -> Result<(PerftFn
     }
 }
 
-fn check_depth(depth: u32) -> CliResult {
+/// `flag`'s depth must be at most [`MAX_DEPTH`].
+fn check_depth(flag: &str, depth: u32) -> CliResult {
     if depth > MAX_DEPTH {
-        return Err(CliError::input(format!("--depth {depth} is too deep; at most {MAX_DEPTH}")));
+        return Err(CliError::input(format!("{flag} {depth} is too deep; at most {MAX_DEPTH}")));
     }
     Ok(())
 }
 
 pub fn perft(a: PerftArgs) -> CliResult {
-    check_depth(a.depth)?;
+    check_depth("--depth", a.depth)?;
     let mut pos = parse_fen(&a.fen)?;
     let (perft_fn, divide_fn, name) = pick(a.implementation, a.sliders)?;
     let start = Instant::now();
@@ -131,7 +132,7 @@ pub fn perft(a: PerftArgs) -> CliResult {
 }
 
 pub fn suite(a: SuiteArgs) -> CliResult {
-    check_depth(a.max_depth)?;
+    check_depth("--max-depth", a.max_depth)?;
     let records = load_epd(&a.file)?;
     let (perft_fn, _, name) = pick(a.implementation, a.sliders)?;
     let (mut checks, mut nodes) = (0u64, 0u64);
@@ -168,9 +169,16 @@ pub fn suite(a: SuiteArgs) -> CliResult {
             failures.len()
         );
     }
-    if failures.is_empty() {
-        Ok(())
-    } else {
-        Err(CliError::failed(format!("{} perft mismatches in {}", failures.len(), a.file.display())))
+    if !failures.is_empty() {
+        return Err(CliError::failed(format!("{} perft mismatches in {}", failures.len(), a.file.display())));
     }
+    if checks == 0 {
+        // Nothing was compared: a pass would say nothing.
+        return Err(CliError::input(format!(
+            "{} has no perft count (D1 20; D2 400 ...) at depth {} or less: nothing was checked",
+            a.file.display(),
+            a.max_depth
+        )));
+    }
+    Ok(())
 }

@@ -17,6 +17,8 @@ pub enum EpdError {
     MissingOperand { opcode: String },
     #[error("perft count {opcode} {value:?}: expected a non-negative integer")]
     PerftCount { opcode: String, value: String },
+    #[error("perft depth {opcode}: expected D followed by a depth from 0 to {max}", max = u32::MAX)]
+    PerftDepth { opcode: String },
     #[error("operation {found:?} does not start with an opcode")]
     BadOpcode { found: String },
 }
@@ -150,8 +152,13 @@ impl Epd {
             if ops.is_empty() && matches!(opcode, "bm" | "am" | "id") || opcode.starts_with('D') && ops.is_empty() {
                 return Err(EpdError::MissingOperand { opcode: opcode.to_string() });
             }
-            if is_perft_opcode(opcode) && (ops.len() != 1 || ops[0].parse::<u64>().is_err()) {
-                return Err(EpdError::PerftCount { opcode: opcode.to_string(), value: ops.join(" ") });
+            if is_perft_opcode(opcode) {
+                if opcode[1..].parse::<u32>().is_err() {
+                    return Err(EpdError::PerftDepth { opcode: opcode.to_string() });
+                }
+                if ops.len() != 1 || ops[0].parse::<u64>().is_err() {
+                    return Err(EpdError::PerftCount { opcode: opcode.to_string(), value: ops.join(" ") });
+                }
             }
             operations.push((opcode.to_string(), ops));
         }
@@ -273,6 +280,7 @@ mod tests {
             ("4k3/8/8/8/8/8/8/4K3 w - - id \"open", |e| matches!(e, EpdError::UnterminatedQuote { .. })),
             ("4k3/8/8/8/8/8/8/4K3 w - - ;D1 x", |e| matches!(e, EpdError::PerftCount { .. })),
             ("4k3/8/8/8/8/8/8/4K3 w - - ;D1 -5", |e| matches!(e, EpdError::PerftCount { .. })),
+            ("4k3/8/8/8/8/8/8/4K3 w - - ;D99999999999 5", |e| matches!(e, EpdError::PerftDepth { .. })),
             ("4k3/8/8/8/8/8/8/4K3 w - - ;D2", |e| matches!(e, EpdError::MissingOperand { .. })),
             ("4k3/8/8/8/8/8/8/4K3 w - - bm;", |e| matches!(e, EpdError::MissingOperand { .. })),
             ("4k3/8/8/8/8/8/8/4K3 w - - 5x; id \"a\"", |e| matches!(e, EpdError::BadOpcode { .. })),
