@@ -40,11 +40,25 @@ impl<T: Copy> HugePageTable<T> {
     ///
     /// # Panics
     ///
-    /// When the size overflows; aborts like `Vec` when memory runs out.
+    /// When the size overflows; aborts like `Vec` when memory runs out
+    /// (see [`try_new`](Self::try_new)).
     pub fn new(len: usize, value: T) -> HugePageTable<T> {
+        match Self::allocate(len, value) {
+            Ok(table) => table,
+            Err(layout) => alloc::handle_alloc_error(layout),
+        }
+    }
+
+    /// [`new`](Self::new), or `None` when the memory cannot be had.
+    pub fn try_new(len: usize, value: T) -> Option<HugePageTable<T>> {
+        Self::allocate(len, value).ok()
+    }
+
+    /// The table, or the layout the allocator refused.
+    fn allocate(len: usize, value: T) -> Result<HugePageTable<T>, Layout> {
         let bytes = len.checked_mul(std::mem::size_of::<T>()).expect("HugePageTable: size overflows");
         if bytes == 0 {
-            return HugePageTable { ptr: NonNull::dangling(), len, layout: None };
+            return Ok(HugePageTable { ptr: NonNull::dangling(), len, layout: None });
         }
         let huge = bytes >= SMALLEST_ON_HUGE_PAGES;
         let layout = if huge {
@@ -56,7 +70,7 @@ impl<T: Copy> HugePageTable<T> {
         // SAFETY: the layout has a non-zero size.
         let raw = unsafe { alloc::alloc(layout) } as *mut T;
         let Some(ptr) = NonNull::new(raw) else {
-            alloc::handle_alloc_error(layout);
+            return Err(layout);
         };
         if huge {
             advise_huge_pages(raw as *mut u8, layout.size());
@@ -65,7 +79,7 @@ impl<T: Copy> HugePageTable<T> {
             // SAFETY: `i < len` and the allocation holds `len` values.
             unsafe { raw.add(i).write(value) };
         }
-        HugePageTable { ptr, len, layout: Some(layout) }
+        Ok(HugePageTable { ptr, len, layout: Some(layout) })
     }
 }
 

@@ -31,7 +31,7 @@ const SEARCH_STACK_BYTES: usize = 64 << 20;
 pub trait Engine: Send {
     fn go(&mut self, pos: &mut Position, limits: &Limits, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult;
     fn clear(&mut self);
-    fn resize_hash(&mut self, mb: usize);
+    fn resize_hash(&mut self, mb: usize) -> Result<(), crate::search::tt::HashSizeError>;
     fn stop_flag(&self) -> Arc<AtomicBool>;
     fn profile(&self) -> ProfileKind;
     fn eval_stats(&self) -> EvalStats;
@@ -49,8 +49,8 @@ impl<P: crate::search::Profile> Engine for ProfiledSearcher<P> {
     fn clear(&mut self) {
         self.searcher.clear();
     }
-    fn resize_hash(&mut self, mb: usize) {
-        self.searcher.resize_hash(mb);
+    fn resize_hash(&mut self, mb: usize) -> Result<(), crate::search::tt::HashSizeError> {
+        self.searcher.resize_hash(mb)
     }
     fn stop_flag(&self) -> Arc<AtomicBool> {
         self.searcher.stop_flag()
@@ -106,8 +106,12 @@ struct Running {
     stop: Arc<AtomicBool>,
     /// Set once `bestmove` has been sent: the thread is about to finish.
     done: Arc<AtomicBool>,
-    /// `go infinite`: runs until `stop`.
+    /// `go infinite`: answers only after `stop`.
     infinite: bool,
+    /// Runs until `stop` in practice: `go infinite`, or a `go` without any
+    /// limit. Commands that need the idle engine are refused, not queued
+    /// behind it (queueing would stop the input loop from reading `stop`).
+    until_stop: bool,
 }
 
 /// The protocol state.
@@ -189,9 +193,10 @@ impl Uci {
     /// command is refused with an error and `None` is returned.
     fn idle_engine(&mut self, command: &str) -> Option<&mut Box<dyn Engine>> {
         if let Some(r) = self.running.take() {
-            if r.infinite && !r.done.load(Ordering::Acquire) {
+            if r.until_stop && !r.done.load(Ordering::Acquire) {
+                let what = if r.infinite { "an infinite search" } else { "a search without limits" };
                 self.running = Some(r);
-                self.error(&format!("{command} ignored: an infinite search is running (send stop first)"));
+                self.error(&format!("{command} ignored: {what} is running (send stop first)"));
                 return None;
             }
             self.reclaim(r);
@@ -256,9 +261,12 @@ impl Uci {
         match lower.as_str() {
             "hash" => match value.parse::<usize>() {
                 Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => {
-                    self.hash_mb = mb;
                     if let Some(e) = self.engine.as_mut() {
-                        e.resize_hash(mb);
+                        match e.resize_hash(mb) {
+                            Ok(()) => self.hash_mb = mb,
+                            Err(err) => self
+                                .error(&format!("setoption ignored: {err}; the table stays at {} MiB", self.hash_mb)),
+                        }
                     }
                 }
                 _ => self.error(&format!("setoption ignored: Hash {value:?} is not a size in 1..={MAX_HASH_MB} MiB")),
@@ -281,12 +289,18 @@ impl Uci {
     }
 
     fn go(&mut self, args: &[&str]) {
-        let (limits, infinite) = parse_go(args, self.position.side_to_move(), &mut |e| {
+        let GoCommand { limits, infinite, rejected } = parse_go(args, self.position.side_to_move(), &mut |e| {
             send(&self.out, &format!("info string error: go: {e}"));
         });
+        // A limit was asked for but none survived: searching without one
+        // was not what the user wanted.
+        if rejected && !infinite && !limits.is_bounded() {
+            return self.error("go ignored: no valid limit left (go infinite searches until stop)");
+        }
         if self.idle_engine("go").is_none() {
             return;
         }
+        let until_stop = infinite || !limits.is_bounded();
         let Some(mut engine) = self.engine.take() else {
             return;
         };
@@ -312,7 +326,7 @@ impl Uci {
                 engine
             });
         match spawned {
-            Ok(handle) => self.running = Some(Running { handle, stop, done, infinite }),
+            Ok(handle) => self.running = Some(Running { handle, stop, done, infinite, until_stop }),
             Err(e) => {
                 self.error(&format!("cannot start the search thread: {e}"));
                 self.engine = Some(new_engine(self.profile, self.hash_mb));
@@ -370,12 +384,22 @@ pub fn parse_position(args: &[&str]) -> Result<Position, String> {
     Ok(pos)
 }
 
+/// A parsed `go` command.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoCommand {
+    pub limits: Limits,
+    /// `go infinite`: search until `stop`, and answer only then.
+    pub infinite: bool,
+    /// Some limit's value was rejected (reported through `error`).
+    pub rejected: bool,
+}
+
 /// Parse `go` arguments for the side to move `us`. Bad or unknown
-/// parameters are reported through `error` and skipped; the search still
-/// starts. Returns the limits and whether the search is infinite.
-pub fn parse_go(args: &[&str], us: crate::types::Color, error: &mut dyn FnMut(&str)) -> (Limits, bool) {
+/// parameters are reported through `error` and skipped; what is left is
+/// returned, with whether any limit's value was rejected.
+pub fn parse_go(args: &[&str], us: crate::types::Color, error: &mut dyn FnMut(&str)) -> GoCommand {
     let mut limits = Limits::default();
-    let mut infinite = false;
+    let (mut infinite, mut rejected) = (false, false);
     let (mut wtime, mut btime, mut winc, mut binc, mut movestogo) = (None, None, None, None, None);
     let mut i = 0;
     while i < args.len() {
@@ -392,6 +416,7 @@ pub fn parse_go(args: &[&str], us: crate::types::Color, error: &mut dyn FnMut(&s
         }
         let Some(&text) = args.get(i + 1) else {
             error(&format!("{key} needs a value"));
+            rejected = true;
             break;
         };
         i += 2;
@@ -402,10 +427,12 @@ pub fn parse_go(args: &[&str], us: crate::types::Color, error: &mut dyn FnMut(&s
             Ok(_) if matches!(key, "wtime" | "btime") => 0,
             Ok(_) => {
                 error(&format!("{key} {text} is negative; skipped"));
+                rejected = true;
                 continue;
             }
             Err(_) => {
                 error(&format!("{key} {text:?} is not a number; skipped"));
+                rejected = true;
                 continue;
             }
         };
@@ -414,11 +441,15 @@ pub fn parse_go(args: &[&str], us: crate::types::Color, error: &mut dyn FnMut(&s
             "depth" => {
                 if number == 0 || number > MAX_DEPTH as u64 {
                     error(&format!("depth {number} is out of range 1..={MAX_DEPTH}; skipped"));
+                    rejected = true;
                 } else {
                     limits.depth = Some(number as u32);
                 }
             }
-            "nodes" if number == 0 => error("nodes 0 is not a budget; skipped"),
+            "nodes" if number == 0 => {
+                error("nodes 0 is not a budget; skipped");
+                rejected = true;
+            }
             "nodes" => limits.nodes = Some(number),
             "movetime" => limits.movetime = Some(ms),
             "wtime" => wtime = Some(ms),
@@ -439,7 +470,7 @@ pub fn parse_go(args: &[&str], us: crate::types::Color, error: &mut dyn FnMut(&s
         limits.clock = None;
         limits.movetime = None;
     }
-    (limits, infinite)
+    GoCommand { limits, infinite, rejected }
 }
 
 /// Run the UCI loop on stdin and stdout.

@@ -108,7 +108,13 @@ fn bad_input_is_rejected_with_one_line() {
     rejects(&["bench", "--profile", "magic"], "unknown profile");
     rejects(&["bench", "--depth", "0"], "--depth 0 is out of range");
     rejects(&["bench", "--depth", "-3"], "error");
-    rejects(&["bench", "--hash", "0"], "--hash 0");
+    rejects(&["bench", "--hash", "0"], "--hash: hash size 0 MiB is out of range");
+    // A table larger than the machine is refused before it is allocated.
+    if let Err(e @ engine::search::tt::HashSizeError::MoreThanMemory { .. }) =
+        engine::search::tt::check_hash_mb(engine::search::tt::MAX_HASH_MB)
+    {
+        rejects(&["bench", "--hash", &engine::search::tt::MAX_HASH_MB.to_string()], &e.to_string());
+    }
     rejects(&["bench", "--positions", "/no/such/file.epd"], "cannot read");
     rejects(&["suite", &positions("wac.epd")], "--depth");
     rejects(&["suite", &positions("wac.epd"), "--depth", "3", "--nodes", "100"], "cannot be used with");

@@ -152,6 +152,17 @@ fn malformed_input_gets_errors_and_the_engine_carries_on() {
             "{line:?} should give an error containing {needle:?}; got {lines:?}"
         );
     }
+    // A Hash larger than the machine is refused; the engine keeps its table.
+    let max = engine::search::tt::MAX_HASH_MB;
+    if engine::search::tt::check_hash_mb(max).is_err() {
+        e.send(&format!("setoption name Hash value {max}"));
+        e.send("isready");
+        let lines = e.until("readyok");
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string error") && l.contains("more than this machine's memory")),
+            "{lines:?}"
+        );
+    }
     // Bad go parameters are reported and skipped; the search still runs.
     e.send("position startpos moves e2e4");
     e.send("go depth x nodes -5 movetime banana frobnicate depth 3 wtime");
@@ -166,6 +177,26 @@ fn malformed_input_gets_errors_and_the_engine_carries_on() {
         assert!(lines.iter().any(|l| l.contains(needle)), "{needle}: {lines:?}");
     }
     let pos = engine::uci::parse_position(&["startpos", "moves", "e2e4"]).unwrap();
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+    assert!(find_move(&pos, best).is_some(), "{best}");
+    // A go whose every limit was rejected starts no search (it would run
+    // until stop, which was not asked for).
+    for line in ["go depth 0", "go nodes 0", "go movetime -5", "go depth"] {
+        e.send(line);
+        e.send("isready");
+        let lines = e.until("readyok");
+        assert!(lines.iter().any(|l| l.contains("go ignored: no valid limit left")), "{line}: {lines:?}");
+        assert!(lines.iter().all(|l| !l.starts_with("bestmove")), "{line}: {lines:?}");
+    }
+    // A go without limits runs until stop; commands that need the idle
+    // engine are refused meanwhile instead of stalling the input.
+    e.send("go");
+    e.send("go depth 1");
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(lines.iter().any(|l| l.contains("go ignored: a search without limits is running")), "{lines:?}");
+    e.send("stop");
+    let lines = e.until("bestmove");
     let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
     assert!(find_move(&pos, best).is_some(), "{best}");
     // A bad position command leaves the previous position in place.

@@ -46,13 +46,7 @@ pub fn bench(a: BenchArgs) -> CliResult {
     if a.depth == 0 || a.depth > MAX_DEPTH {
         return Err(CliError::input(format!("--depth {} is out of range 1..={MAX_DEPTH}", a.depth)));
     }
-    if a.hash == 0 || a.hash > engine::search::tt::MAX_HASH_MB {
-        return Err(CliError::input(format!(
-            "--hash {} is out of range 1..={} MiB",
-            a.hash,
-            engine::search::tt::MAX_HASH_MB
-        )));
-    }
+    engine::search::tt::check_hash_mb(a.hash).map_err(|e| CliError::input(format!("--hash: {e}")))?;
     let positions: Vec<Position> = match &a.positions {
         Some(path) => load_epd(path)?.iter().map(|e| e.position().clone()).collect(),
         None => default_positions(),

@@ -43,13 +43,7 @@ pub fn suite(a: SuiteArgs) -> CliResult {
         (None, Some(n)) => Limits::nodes(n),
         (None, None) => return Err(CliError::input("give --depth or --nodes")),
     };
-    if a.hash == 0 || a.hash > engine::search::tt::MAX_HASH_MB {
-        return Err(CliError::input(format!(
-            "--hash {} is out of range 1..={} MiB",
-            a.hash,
-            engine::search::tt::MAX_HASH_MB
-        )));
-    }
+    engine::search::tt::check_hash_mb(a.hash).map_err(|e| CliError::input(format!("--hash: {e}")))?;
     let positions = load_suite(&a.file).map_err(|e| CliError::input(e.to_string()))?;
     let verbose = a.verbose && !a.json;
     let report = run(a.profile, &positions, &limits, a.hash, &mut |o| {

@@ -105,6 +105,11 @@ impl Limits {
     pub fn nodes(nodes: u64) -> Limits {
         Limits { nodes: Some(nodes), ..Limits::default() }
     }
+
+    /// Does anything but `stop` end the search before [`MAX_DEPTH`]?
+    pub fn is_bounded(&self) -> bool {
+        self.depth.is_some() || self.nodes.is_some() || self.movetime.is_some() || self.clock.is_some()
+    }
 }
 
 /// A score as UCI reports it.
@@ -270,9 +275,23 @@ impl<P: Profile> Searcher<P> {
         self.killers.clear();
     }
 
-    /// Replace the transposition table with an empty one of `mb` MiB.
-    pub fn resize_hash(&mut self, mb: usize) {
-        self.tt = TranspositionTable::new(mb);
+    /// Replace the transposition table with an empty one of `mb` MiB. The
+    /// old table is freed first, so memory for both is never needed at
+    /// once; on an error the table is back at its old size, empty.
+    pub fn resize_hash(&mut self, mb: usize) -> Result<(), tt::HashSizeError> {
+        tt::check_hash_mb(mb)?;
+        let old_mb = self.tt.bytes() >> 20;
+        self.tt = TranspositionTable::new(0);
+        match TranspositionTable::try_new(mb) {
+            Ok(table) => {
+                self.tt = table;
+                Ok(())
+            }
+            Err(e) => {
+                self.tt = TranspositionTable::new(old_mb);
+                Err(e)
+            }
+        }
     }
 
     pub fn hash_bytes(&self) -> usize {

@@ -65,6 +65,43 @@ pub struct TtHit {
 /// Largest table the `Hash` option accepts, in MiB.
 pub const MAX_HASH_MB: usize = 65_536;
 
+/// Why a transposition table of the size asked for cannot be had.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HashSizeError {
+    #[error("hash size {mb} MiB is out of range 1..={MAX_HASH_MB} MiB")]
+    OutOfRange { mb: usize },
+    #[error("hash size {mb} MiB is more than this machine's memory ({memory_mb} MiB)")]
+    MoreThanMemory { mb: usize, memory_mb: u64 },
+    #[error("cannot allocate a {mb} MiB hash table: the system refused the memory")]
+    AllocationFailed { mb: usize },
+}
+
+/// Check a table size a user asked for: within 1..=[`MAX_HASH_MB`] and no
+/// more than the machine's physical memory (a table the kernel would grant
+/// on paper, then kill the process for touching, is refused up front).
+pub fn check_hash_mb(mb: usize) -> Result<(), HashSizeError> {
+    if mb == 0 || mb > MAX_HASH_MB {
+        return Err(HashSizeError::OutOfRange { mb });
+    }
+    match physical_memory_mb() {
+        Some(memory_mb) if mb as u64 > memory_mb => Err(HashSizeError::MoreThanMemory { mb, memory_mb }),
+        _ => Ok(()),
+    }
+}
+
+/// The machine's physical memory in MiB, where the OS says.
+fn physical_memory_mb() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        // SAFETY: sysconf reads system constants and has no preconditions.
+        let (pages, page_size) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+        if pages > 0 && page_size > 0 {
+            return Some((pages as u64).saturating_mul(page_size as u64) >> 20);
+        }
+    }
+    None
+}
+
 /// The transposition table.
 pub struct TranspositionTable {
     buckets: HugePageTable<Bucket>,
@@ -98,12 +135,30 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
 
 impl TranspositionTable {
     /// A table of at most `mb` MiB (rounded down to a power of two buckets;
-    /// at least one bucket).
+    /// at least one bucket). Aborts like `Vec` when memory runs out; for a
+    /// size a user gave, see [`try_new`](Self::try_new).
     pub fn new(mb: usize) -> TranspositionTable {
+        TranspositionTable { buckets: HugePageTable::new(Self::buckets_for(mb), Bucket::default()), generation: 0 }
+    }
+
+    /// A table of `mb` MiB, checked with [`check_hash_mb`] and allocated
+    /// without aborting.
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, HashSizeError> {
+        check_hash_mb(mb)?;
+        let buckets = HugePageTable::try_new(Self::buckets_for(mb), Bucket::default())
+            .ok_or(HashSizeError::AllocationFailed { mb })?;
+        Ok(TranspositionTable { buckets, generation: 0 })
+    }
+
+    /// Buckets in a table of at most `mb` MiB.
+    fn buckets_for(mb: usize) -> usize {
         let bytes = mb.clamp(0, MAX_HASH_MB) << 20;
         let wanted = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let count = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() >> 1 };
-        TranspositionTable { buckets: HugePageTable::new(count, Bucket::default()), generation: 0 }
+        if wanted.is_power_of_two() {
+            wanted
+        } else {
+            wanted.next_power_of_two() >> 1
+        }
     }
 
     /// Size in bytes.
@@ -221,6 +276,15 @@ mod tests {
         assert_eq!(TranspositionTable::new(1).bytes(), 1 << 20);
         assert_eq!(TranspositionTable::new(3).bytes(), 2 << 20);
         assert_eq!(TranspositionTable::new(0).bytes(), 64);
+        assert_eq!(TranspositionTable::try_new(2).unwrap().bytes(), 2 << 20);
+        assert_eq!(TranspositionTable::try_new(0).err(), Some(HashSizeError::OutOfRange { mb: 0 }));
+        let too_big = MAX_HASH_MB + 1;
+        assert_eq!(TranspositionTable::try_new(too_big).err(), Some(HashSizeError::OutOfRange { mb: too_big }));
+        // More than any test machine has: refused before allocating.
+        if let Some(memory_mb) = physical_memory_mb().filter(|&m| m < MAX_HASH_MB as u64) {
+            let mb = memory_mb as usize + 1;
+            assert_eq!(check_hash_mb(mb), Err(HashSizeError::MoreThanMemory { mb, memory_mb }));
+        }
     }
 
     #[test]
