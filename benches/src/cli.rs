@@ -57,29 +57,49 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Pin the measuring thread to core N [default: the last core].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub core: Option<usize>,
     /// Kept rounds, exactly (default: as many as fit in --seconds, at
     /// least 60; --quick: at least 8).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(2..))]
     pub rounds: Option<u32>,
     /// Seconds of kept rounds per benchmark [default: 25, --quick: 5].
-    #[arg(long, value_name = "S", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..))]
     pub seconds: Option<u32>,
     /// Stop each benchmark on precision: after 40% of --seconds, as soon as
     /// every ratio's 95% interval (controls included) is within ±PCT%; past
     /// --seconds, keep going while one is wider, up to 160% of it. 0 spends
     /// exactly --seconds. Not with --rounds or --quick.
-    #[arg(long, value_name = "PCT", default_value_t = 1.0, value_parser = parse_precision)]
+    #[arg(
+        long,
+        value_name = "PCT",
+        default_value_t = 1.0,
+        allow_negative_numbers = true,
+        value_parser = parse_precision,
+        conflicts_with_all = ["rounds", "quick"]
+    )]
     pub precision: f64,
-    /// Minimum length of a timed sample in µs (DESIGN §5: at least 10).
-    #[arg(long, value_name = "US", default_value_t = 10.0)]
+    /// Minimum length of a timed sample in µs (DESIGN §5: at least 10; at
+    /// most 100000).
+    #[arg(long, value_name = "US", default_value_t = 10.0, allow_negative_numbers = true, value_parser = parse_min_sample)]
     pub min_sample_us: f64,
     /// Positions per density bucket.
-    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 256,
+        allow_negative_numbers = true,
+        value_parser = clap::value_parser!(u32).range(1..)
+    )]
     pub per_bucket: u32,
     /// Positions per men count on the correlation ladder (3..32 men).
-    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 64,
+        allow_negative_numbers = true,
+        value_parser = clap::value_parser!(u32).range(1..)
+    )]
     pub per_count: u32,
     /// Seed of the position selection.
     #[arg(long, value_name = "S", default_value_t = Sizes::default().seed)]
@@ -96,7 +116,7 @@ pub struct RunArgs {
     pub no_plots: bool,
     /// Keep every other core idle while measuring (a real-time pause loop on
     /// each): no other process runs during the run. Needs real time.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "no_realtime")]
     pub exclusive: bool,
     /// Do not ask for real-time (SCHED_FIFO) scheduling of the measuring
     /// thread (by default asked for; refused quietly where not permitted).
@@ -106,6 +126,20 @@ pub struct RunArgs {
     /// 2 ± 2%) fails.
     #[arg(long)]
     pub strict: bool,
+}
+
+/// Longest minimum sample `--min-sample-us` accepts: a tenth of a second.
+const MAX_MIN_SAMPLE_US: f64 = 100_000.0;
+
+/// `--min-sample-us`: a positive number of microseconds, at most
+/// [`MAX_MIN_SAMPLE_US`].
+fn parse_min_sample(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|_| format!("not a number: {s:?}"))?;
+    if v > 0.0 && v <= MAX_MIN_SAMPLE_US {
+        Ok(v)
+    } else {
+        Err(format!("{v} is not a sample length from above 0 to {MAX_MIN_SAMPLE_US} µs"))
+    }
 }
 
 /// `--precision`: a percentage in [0, 50).
@@ -293,6 +327,9 @@ pub fn execute(args: &RunArgs, entries: &[&Entry], argv: Vec<String>) -> Result<
     }
     // Leave real time however this function returns.
     let _normal = pin::LeaveRealtimeOnDrop(pinning.realtime);
+    if args.exclusive && !pinning.realtime {
+        eprintln!("boardbench: --exclusive not honoured: real-time scheduling was refused (other processes may run)");
+    }
     let exclusive =
         (args.exclusive && pinning.realtime).then(|| pin::Exclusive::hold_all_but(pinning.core.unwrap_or(0)));
     if let Some(x) = &exclusive {

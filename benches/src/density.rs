@@ -157,7 +157,11 @@ pub fn read_source(path: &Path) -> Result<Vec<Record>, DensityError> {
                 reason: "not a FEN/EPD line".into(),
             });
         };
-        out.push(Record { text: fen.to_string(), men, source: source.clone(), line: i + 1 });
+        let record = Record { text: fen.to_string(), men, source: source.clone(), line: i + 1 };
+        // Every line is checked, not only those a seed happens to select:
+        // a bad line fails every run, not one seed in three.
+        record.position()?;
+        out.push(record);
     }
     if out.is_empty() {
         return Err(DensityError::NoPositions { path: path.to_path_buf() });
@@ -423,6 +427,18 @@ mod tests {
         .unwrap();
         let e = select(&[bad], None, Sizes::default()).unwrap_err();
         assert!(matches!(&e, DensityError::BadLine { at, .. } if at.ends_with("bad.epd:1")), "{e}");
+
+        // A bad line among good ones fails whatever the seed selects.
+        let mixed = dir.path().join("mixed.epd");
+        let good = std::fs::read_to_string(positions_dir().join("endgames_20k.epd")).unwrap();
+        let mut text: String = good.lines().take(200).map(|l| format!("{l}\n")).collect();
+        text.push_str("8/5k2/8/8/8/8/3K4/4R3 w KQkq - 0 1\n");
+        std::fs::write(&mixed, text).unwrap();
+        for seed in 1..=6 {
+            let sizes = Sizes { per_bucket: 1, per_count: 1, seed };
+            let e = select(std::slice::from_ref(&mixed), None, sizes).unwrap_err();
+            assert!(matches!(&e, DensityError::BadLine { at, .. } if at.ends_with("mixed.epd:201")), "{seed}: {e}");
+        }
     }
 
     #[test]

@@ -66,8 +66,8 @@ enum Command {
         #[arg(long, default_value_os_t = cli::default_positions_dir().join(density::DERIVED_FILE))]
         out: PathBuf,
         /// Positions per men count.
-        #[arg(long, default_value_t = 64)]
-        per_count: usize,
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=MAX_DERIVED_PER_COUNT))]
+        per_count: u32,
         /// Playout seed.
         #[arg(long, default_value_t = 0x10_3E11)]
         seed: u64,
@@ -76,9 +76,13 @@ enum Command {
 
 fn run(names: &[String], args: &RunArgs) -> Result<i32, String> {
     let entries = cli::resolve(names, &[])?;
-    let outcome = cli::execute(args, &entries, std::env::args().collect())?;
+    let outcome = cli::execute(args, &entries, boardbench::sysinfo::command_line())?;
     Ok(cli::finish(&outcome, args.strict))
 }
+
+/// Most positions per men count `derive-positions` makes (the real files
+/// hold a few hundred of most counts).
+const MAX_DERIVED_PER_COUNT: i64 = 10_000;
 
 fn derive(out: &std::path::Path, per_count: usize, seed: u64) -> Result<i32, String> {
     let dir = cli::default_positions_dir();
@@ -92,6 +96,13 @@ fn derive(out: &std::path::Path, per_count: usize, seed: u64) -> Result<i32, Str
     }
     let counts: Vec<u32> =
         (density::LADDER.0..=density::LADDER.1).filter(|c| have.get(c).map_or(0, |s| s.len()) < per_count).collect();
+    // An empty file would break every default run that reads it.
+    if counts.is_empty() {
+        return Err(format!(
+            "nothing to derive: the real-game files hold at least {per_count} positions of every men count; {} left as it is",
+            out.display()
+        ));
+    }
     // Name sources relative to the repository, not this checkout's path.
     let body = density::derive_low_men(&sources, &counts, per_count, seed)?
         .replace(&format!("{}/", dir.display()), "positions/");
@@ -117,10 +128,17 @@ fn main() -> ExitCode {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
-            // One line: clap's first line, without its "error: " prefix.
+            if matches!(e.kind(), ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand) {
+                eprintln!("boardbench: no subcommand given (`boardbench list` names the benchmarks; try --help)");
+                return ExitCode::from(2);
+            }
+            // One line: clap's message up to its first blank line (a missing
+            // argument's name is on the next line), without "error: ".
             let text = e.to_string();
-            let first = text.lines().next().unwrap_or("bad arguments").trim_start_matches("error: ");
-            eprintln!("boardbench: {first} (try --help)");
+            let lines: Vec<&str> = text.lines().map(str::trim).take_while(|l| !l.is_empty()).collect();
+            let message = lines.join(" ");
+            let message = message.trim_start_matches("error: ");
+            eprintln!("boardbench: {} (try --help)", if message.is_empty() { "bad arguments" } else { message });
             return ExitCode::from(2);
         }
     };
@@ -140,7 +158,7 @@ fn main() -> ExitCode {
             }
             Ok(0)
         }
-        Command::DerivePositions { out, per_count, seed } => derive(out, *per_count, *seed),
+        Command::DerivePositions { out, per_count, seed } => derive(out, *per_count as usize, *seed),
         Command::Nps(a) => boardbench::nps::main(a),
         Command::Gate(a) => boardbench::gate::gate_main(a),
         Command::GateSample(a) => boardbench::gate::sample_main(a),

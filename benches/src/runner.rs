@@ -271,19 +271,49 @@ pub fn balanced_orders(k: usize) -> Vec<Vec<usize>> {
     rows
 }
 
+/// Most routine calls in one sample: the cap on a batch, whatever the
+/// probe below reads (about 0.1 s of the fastest routines measured here).
+const MAX_CALLS_PER_SAMPLE: u64 = 100_000_000;
+
 /// Batch size for a workload: enough passes that the fastest arm's sample
-/// lasts `min_sample` units.
+/// lasts `min_sample` units, capped at [`MAX_CALLS_PER_SAMPLE`] calls.
 fn batch_reps<I, M: Measurement>(m: &M, fixed: f64, arms: &[Arm<I>], inputs: &mut [I], min_sample: f64) -> u64 {
+    let cap = (MAX_CALLS_PER_SAMPLE / inputs.len().max(1) as u64).max(1);
     let fastest = arms
         .iter()
         .filter(|a| !a.doubled)
-        .map(|a| {
-            let mut v: Vec<f64> = (0..7).map(|_| time_batch(m, a.routine, inputs, 1).0 - fixed).collect();
-            stats::median_mut(&mut v)
-        })
-        .fold(f64::INFINITY, f64::min)
-        .max(1e-9);
-    (min_sample / fastest).ceil().max(1.0) as u64
+        .map(|a| time_per_pass(m, fixed, a.routine, inputs, min_sample, cap))
+        .fold(f64::INFINITY, f64::min);
+    if fastest > 0.0 && fastest.is_finite() {
+        (min_sample / fastest).ceil().clamp(1.0, cap as f64) as u64
+    } else {
+        cap
+    }
+}
+
+/// Time of one pass of `routine` over `inputs`: the median of seven
+/// batches, with the passes per batch doubled until a batch reads well
+/// above the clock's fixed overhead (an eighth of `min_sample`) or `cap`
+/// passes. One pass over one or two inputs can read at or below the fixed
+/// overhead on a coarse clock; divided into `min_sample` it asked for
+/// endless batches.
+fn time_per_pass<I, M: Measurement>(
+    m: &M,
+    fixed: f64,
+    routine: Routine<I>,
+    inputs: &mut [I],
+    min_sample: f64,
+    cap: u64,
+) -> f64 {
+    let mut reps = 1u64;
+    loop {
+        let mut v: Vec<f64> = (0..7).map(|_| time_batch(m, routine, inputs, reps).0 - fixed).collect();
+        let t = stats::median_mut(&mut v);
+        if t >= min_sample / 8.0 || reps >= cap {
+            return t / reps as f64;
+        }
+        reps = (reps * 2).min(cap);
+    }
 }
 
 /// Run a measurement job. `progress` is called after every round with
@@ -431,6 +461,37 @@ mod tests {
     }
     fn two(x: &mut u64) -> u64 {
         *x * 2
+    }
+
+    /// Nanoseconds in whole microseconds: a clock coarser than one call.
+    struct CoarseNanos;
+
+    impl Measurement for CoarseNanos {
+        type Intermediate = std::time::Instant;
+        fn name(&self) -> &'static str {
+            "coarse"
+        }
+        fn unit(&self) -> &'static str {
+            "ns"
+        }
+        fn start(&self) -> std::time::Instant {
+            std::time::Instant::now()
+        }
+        fn end(&self, start: std::time::Instant) -> f64 {
+            (start.elapsed().as_nanos() / 1000 * 1000) as f64
+        }
+    }
+
+    #[test]
+    fn batches_stay_finite_when_one_pass_reads_nothing() {
+        // One pass over one input reads 0 on this clock; the old probe took
+        // that as 1e-9 units per pass and asked for 10^13 passes.
+        let arms = vec![Arm { name: "a".into(), routine: one, role: Role::Baseline, must_agree: true, doubled: false }];
+        let mut inputs = vec![7u64];
+        let reps = batch_reps(&CoarseNanos, 0.0, &arms, &mut inputs, 10_000.0);
+        // A call takes between 0.1 and 100 ns here, so 10 us is 100 to
+        // 100,000 passes (the probe's doubling reads to within 2x).
+        assert!((50..=200_000).contains(&reps), "{reps}");
     }
 
     #[test]

@@ -16,6 +16,12 @@ fn cpuinfo_field(name: &str) -> Option<String> {
         .map(|(_, v)| v.trim().to_string())
 }
 
+/// This process's command line as a result records it; an argument that is
+/// not UTF-8 (a path) is kept with its bad bytes replaced, never a panic.
+pub fn command_line() -> Vec<String> {
+    std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect()
+}
+
 /// The CPU model name.
 pub fn cpu_model() -> Option<String> {
     cpuinfo_field("model name")

@@ -44,7 +44,31 @@ fn bad_inputs_get_one_clear_line() {
     fails_with(&["sliderbench", "--rounds", "many"], "invalid value 'many'");
     fails_with(&["sliderbench", "--rounds", "1"], "invalid value '1'");
     fails_with(&["sliderbench", "--core", "100000", "--out", out], "--core 100000: no such core");
-    fails_with(&["sliderbench", "--min-sample-us=-3", "--out", out], "--min-sample-us -3");
+    fails_with(&["sliderbench", "--min-sample-us=-3", "--out", out], "-3 is not a sample length");
+    fails_with(
+        &["sliderbench", "--min-sample-us", "1e9", "--out", out],
+        "is not a sample length from above 0 to 100000",
+    );
+    fails_with(&["sliderbench", "--core", "-1", "--out", out], "invalid value '-1' for '--core <N>'");
+    fails_with(&["sliderbench", "--rounds", "5", "--precision", "2", "--out", out], "cannot be used with");
+    fails_with(&["sliderbench", "--exclusive", "--no-realtime", "--out", out], "cannot be used with '--no-realtime'");
+    fails_with(&[], "no subcommand given");
+    fails_with(&["run", "--out", out], "required arguments were not provided: <NAMES>");
+    let derived = dir.path().join("derived.epd");
+    fails_with(&["derive-positions", "--per-count", "0", "--out", derived.to_str().unwrap()], "0 is not in 1..=10000");
+    // An argument that is not UTF-8 is kept in the report, not a panic.
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let odd = std::ffi::OsStr::from_bytes(b"/dev/null/out_\xff");
+        let run = Command::new(env!("CARGO_BIN_EXE_boardbench"))
+            .args(["kingdefectsbench", "--quick", "--no-plots", "--out"])
+            .arg(odd)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success() && !err.contains("panicked"), "{err}");
+        assert!(err.contains("output directory"), "{err}");
+    }
     fails_with(&["sliderbench", "--precision", "tight", "--out", out], "not a number: \"tight\"");
     fails_with(&["sliderbench", "--precision", "50", "--out", out], "50 is not a percentage from 0 (off) to below 50");
 
