@@ -26,6 +26,10 @@ pub enum SuiteError {
     NoAnswer { path: PathBuf, name: String },
     #[error("{path}: {name}: c8 points {c8:?} do not pair with c9 moves {c9:?}")]
     Points { path: PathBuf, name: String, c8: String, c9: String },
+    #[error("{path}: {name}: c9 move {text:?}: {source}")]
+    PointsMove { path: PathBuf, name: String, text: String, source: SanError },
+    #[error("{path}: {name}: {mv} is both a bm and an am move; the position can never be solved")]
+    Contradiction { path: PathBuf, name: String, mv: String },
 }
 
 /// A `bm` or `am` move that names no legal move.
@@ -77,6 +81,9 @@ impl SuitePosition {
         if best.is_empty() && avoid.is_empty() {
             return Err(SuiteError::NoAnswer { path: path.to_path_buf(), name });
         }
+        if let Some(m) = best.iter().find(|m| avoid.contains(m)) {
+            return Err(SuiteError::Contradiction { path: path.to_path_buf(), name, mv: m.uci().to_string() });
+        }
         let mut points = Vec::new();
         if let (Some(c8), Some(c9)) = (epd.comment(8), epd.comment(9)) {
             let bad =
@@ -88,7 +95,12 @@ impl SuitePosition {
             }
             for (v, m) in values.iter().zip(&moves) {
                 let v = v.parse::<u32>().map_err(|_| bad())?;
-                let m = parse_move(pos, m).map_err(|_| bad())?;
+                let m = parse_move(pos, m).map_err(|source| SuiteError::PointsMove {
+                    path: path.to_path_buf(),
+                    name: name.clone(),
+                    text: m.to_string(),
+                    source,
+                })?;
                 points.push((m, v));
             }
         }

@@ -148,7 +148,7 @@ impl Uci {
     }
 
     fn error(&self, message: &str) {
-        self.send(&format!("info string error: {message}"));
+        self.send(&format!("info string error: {}", shorten(message)));
     }
 
     /// Read commands until `quit` or the end of the input.
@@ -290,7 +290,7 @@ impl Uci {
 
     fn go(&mut self, args: &[&str]) {
         let GoCommand { limits, infinite, rejected } = parse_go(args, self.position.side_to_move(), &mut |e| {
-            send(&self.out, &format!("info string error: go: {e}"));
+            send(&self.out, &format!("info string error: go: {}", shorten(e)));
         });
         // A limit was asked for but none survived: searching without one
         // was not what the user wanted.
@@ -332,6 +332,15 @@ impl Uci {
                 self.engine = Some(new_engine(self.profile, self.hash_mb));
             }
         }
+    }
+}
+
+/// At most 200 characters of an error message: it may quote a garbage line
+/// of megabytes.
+fn shorten(text: &str) -> String {
+    match text.char_indices().nth(200) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text.to_string(),
     }
 }
 

@@ -131,5 +131,9 @@ fn bad_input_is_rejected_with_one_line() {
     rejects(&["suite", bad.to_str().unwrap(), "--depth", "1"], "x: bm \"Rh9\"");
     std::fs::write(&bad, "4k3/8/8/8/8/8/8/4K2R w K - bm Ra1; id \"y\";\n").unwrap();
     rejects(&["suite", bad.to_str().unwrap(), "--depth", "1"], "matches no legal move");
+    std::fs::write(&bad, "4k3/8/8/8/8/8/8/4K2R w K - bm Rh8+; am Rh8+; id \"z\";\n").unwrap();
+    rejects(&["suite", bad.to_str().unwrap(), "--depth", "1"], "z: h1h8 is both a bm and an am move");
+    std::fs::write(&bad, "4k3/8/8/8/8/8/8/4K2R w K - bm Rh8+; c8 \"10\"; c9 \"e1e8\"; id \"w\";\n").unwrap();
+    rejects(&["suite", bad.to_str().unwrap(), "--depth", "1"], "w: c9 move \"e1e8\": \"e1e8\" matches no legal move");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -122,6 +122,8 @@ fn handshake_and_options() {
 #[test]
 fn malformed_input_gets_errors_and_the_engine_carries_on() {
     let mut e = Engine::start(&[]);
+    // A megabyte of garbage: the error quotes only its start.
+    let long_line = "x".repeat(1 << 20);
     let cases = [
         ("xyzzy", "unknown command"),
         ("position", "expected startpos or fen"),
@@ -142,6 +144,7 @@ fn malformed_input_gets_errors_and_the_engine_carries_on() {
         ("setoption name Profile value magic", "unknown profile"),
         ("setoption name Contempt value 10", "unknown option"),
         ("\u{fffd}\u{1b}[2J garbage \u{0}", "unknown command"),
+        (long_line.as_str(), "unknown command \"xxxxxxxx"),
     ];
     for (line, needle) in cases {
         e.send(line);
@@ -151,6 +154,7 @@ fn malformed_input_gets_errors_and_the_engine_carries_on() {
             lines.iter().any(|l| l.starts_with("info string error") && l.contains(needle)),
             "{line:?} should give an error containing {needle:?}; got {lines:?}"
         );
+        assert!(lines.iter().all(|l| l.len() < 300), "an error quotes at most 200 characters: {line:.40}");
     }
     // A Hash larger than the machine is refused; the engine keeps its table.
     let max = engine::search::tt::MAX_HASH_MB;

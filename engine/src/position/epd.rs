@@ -32,6 +32,8 @@ pub enum EpdFileError {
     Line { path: PathBuf, line: usize, source: EpdError },
     #[error("EPD file {path} holds no positions")]
     Empty { path: PathBuf },
+    #[error("{path}:{line}: not UTF-8 text (byte {byte:#04x}); EPD files are ASCII")]
+    NotText { path: PathBuf, line: usize, byte: u8 },
 }
 
 /// One parsed EPD record.
@@ -221,7 +223,16 @@ fn is_perft_opcode(op: &str) -> bool {
 /// Read every record of an EPD file; blank lines and lines starting with
 /// `#` are skipped. The first bad line stops the read with its line number.
 pub fn load_file(path: &Path) -> Result<Vec<Epd>, EpdFileError> {
-    let text = std::fs::read_to_string(path).map_err(|source| EpdFileError::Io { path: path.to_path_buf(), source })?;
+    let bytes = std::fs::read(path).map_err(|source| EpdFileError::Io { path: path.to_path_buf(), source })?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let bad = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let line = 1 + bytes[..bad].iter().filter(|&&b| b == b'\n').count();
+        EpdFileError::NotText { path: path.to_path_buf(), line, byte: bytes[bad] }
+    })?;
+    // A byte-order mark (some Windows editors write one) is not part of the
+    // first line.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim_matches(|c: char| c.is_whitespace() || c == '\0');
@@ -291,5 +302,19 @@ mod tests {
             let e = Epd::parse(line).expect_err(line);
             assert!(expected(&e), "{line:?} gave {e:?}");
         }
+    }
+
+    #[test]
+    fn files_with_a_byte_order_mark_or_bad_bytes() {
+        let dir = std::env::temp_dir().join(format!("epd-bytes-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("x.epd");
+        std::fs::write(&path, "\u{feff}4k3/8/8/8/8/8/8/4K3 w - - ;D1 5\n").unwrap();
+        assert_eq!(load_file(&path).unwrap().len(), 1);
+        std::fs::write(&path, b"4k3/8/8/8/8/8/8/4K3 w - - ;D1 5\n4k3/8/8/8/8/8/8/4K3 w - - id \"\xe9\";\n").unwrap();
+        let e = load_file(&path).unwrap_err();
+        assert!(matches!(e, EpdFileError::NotText { line: 2, byte: 0xe9, .. }), "{e}");
+        assert!(e.to_string().ends_with("x.epd:2: not UTF-8 text (byte 0xe9); EPD files are ASCII"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
