@@ -227,8 +227,8 @@ impl Position {
         pos.castling = parse_castling(&pos, castling)?;
         pos.ep = parse_ep(&pos, ep)?;
         if let Some(h) = halfmove {
-            pos.halfmove =
-                parse_number(h, 0u16, u16::MAX).ok_or_else(|| FenError::HalfmoveClock { found: h.to_string() })?;
+            pos.halfmove = parse_number(h, 0u32, u16::MAX as u32)
+                .ok_or_else(|| FenError::HalfmoveClock { found: h.to_string() })?;
         }
         if let Some(f) = fullmove {
             pos.fullmove =

@@ -69,7 +69,7 @@ impl Position {
 
         let (from, to) = (m.from(), m.to());
         let moved = m.moved();
-        self.halfmove = self.halfmove.saturating_add(1);
+        self.halfmove += 1;
 
         if m.is_en_passant() {
             self.lift::<true>(to.offset(-PAWN_PUSH[us.index()]));

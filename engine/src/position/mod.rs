@@ -62,7 +62,7 @@ pub(crate) struct Undo {
     pub mv: Move,
     pub castling: CastleRights,
     pub ep: Option<Square88>,
-    pub halfmove: u16,
+    pub halfmove: u32,
     pub key: u64,
     pub pawn_key: u64,
 }
@@ -84,7 +84,9 @@ pub struct Position {
     side: Color,
     castling: CastleRights,
     ep: Option<Square88>,
-    halfmove: u16,
+    /// Wider than any FEN gives it (at most 65535) plus the plies a game
+    /// could add: it never wraps.
+    halfmove: u32,
     fullmove: u16,
     key: u64,
     pawn_key: u64,
@@ -285,7 +287,7 @@ impl Position {
 
     #[inline(always)]
     pub fn halfmove_clock(&self) -> u32 {
-        self.halfmove as u32
+        self.halfmove
     }
 
     #[inline(always)]
