@@ -132,9 +132,7 @@ pub fn positions_from(file: &Path, per_bucket: usize) -> Result<PositionSet, Str
 
 /// Run `gate-sample`; the exit status.
 pub fn sample_main(a: &SampleCli) -> Result<i32, String> {
-    if !(a.seconds > 0.0 && a.seconds.is_finite()) {
-        return Err(format!("--seconds {}: must be a positive number", a.seconds));
-    }
+    check_range("--seconds", a.seconds, MAX_SECONDS)?;
     let set = positions_from(&a.positions, a.per_bucket)?;
     let names: Vec<String> = if a.benches.is_empty() {
         benchmarks::names().iter().map(|s| s.to_string()).collect()
@@ -605,11 +603,12 @@ pub struct GateCli {
     /// Build this revision as the candidate instead of the working tree.
     #[arg(long, value_name = "REV")]
     pub candidate: Option<String>,
-    /// Fail when a case's ratio interval lies entirely above 1 + PCT/100.
+    /// Fail when a case's ratio interval lies entirely above 1 + PCT/100
+    /// (at most 100).
     #[arg(long, value_name = "PCT", default_value_t = 3.0)]
     pub threshold: f64,
     /// "Too noisy to judge" when an A/A interval leaves 1 ± PCT/100
-    /// [default: twice the threshold].
+    /// (at most 200) [default: twice the threshold].
     #[arg(long, value_name = "PCT")]
     pub aa_bound: Option<f64>,
     /// Cargo features of the candidate build (bare names mean engine/NAME),
@@ -630,7 +629,7 @@ pub struct GateCli {
     /// Rounds (each: per benchmark, base, candidate, base again).
     #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u32).range(3..))]
     pub rounds: u32,
-    /// Seconds of measurement per benchmark per process.
+    /// Seconds of measurement per benchmark per process (at most 60).
     #[arg(long, value_name = "S", default_value_t = 0.2)]
     pub seconds: f64,
     /// Positions per bucket in the timing runs.
@@ -648,7 +647,7 @@ pub struct GateCli {
     /// Skip the instruction-count check (gungraun).
     #[arg(long)]
     pub no_callgrind: bool,
-    /// Fail on an instruction-count increase above PCT.
+    /// Fail on an instruction-count increase above PCT (at most 100).
     #[arg(long, value_name = "PCT", default_value_t = 1.0)]
     pub callgrind_limit: f64,
     /// Directory for the JSON report [default: results/runs].
@@ -1363,15 +1362,47 @@ fn callgrind_preflight() -> Result<(), String> {
     Ok(())
 }
 
-/// Run the gate; the exit status.
-pub fn gate_main(a: &GateCli) -> Result<i32, String> {
-    let started = Instant::now();
-    let date_secs = sysinfo::now_secs();
-    let load_start = sysinfo::load_average();
-    for (flag, v) in [("--threshold", a.threshold), ("--seconds", a.seconds), ("--callgrind-limit", a.callgrind_limit)]
-    {
-        if !(v > 0.0 && v.is_finite()) {
-            return Err(format!("{flag} {v}: must be a positive number"));
+/// Most seconds of `--seconds`: a gate runs 3 × rounds × benchmarks
+/// processes of that length (a minute each is already hours), and each
+/// process's timeout (120 s + 20 × S) must stay a valid `Duration`.
+pub const MAX_SECONDS: f64 = 60.0;
+
+/// Most percent of `--threshold` and `--callgrind-limit`: at 100% a
+/// routine twice as slow already passes.
+pub const MAX_PERCENT: f64 = 100.0;
+
+/// Most percent of `--aa-bound`: the default is twice the threshold.
+pub const MAX_AA_BOUND: f64 = 2.0 * MAX_PERCENT;
+
+fn check_range(flag: &str, v: f64, max: f64) -> Result<(), String> {
+    if v > 0.0 && v <= max {
+        Ok(())
+    } else {
+        // (1e18, not its nineteen digits.)
+        let v = if v.abs() >= 1e9 { format!("{v:e}") } else { v.to_string() };
+        Err(format!("{flag} {v}: must be a number above 0 and at most {max}"))
+    }
+}
+
+/// Check what can be checked before the builds (minutes); the A/A bound in
+/// percent.
+pub fn check_flags(a: &GateCli) -> Result<f64, String> {
+    check_range("--threshold", a.threshold, MAX_PERCENT)?;
+    check_range("--seconds", a.seconds, MAX_SECONDS)?;
+    check_range("--callgrind-limit", a.callgrind_limit, MAX_PERCENT)?;
+    if let Some(v) = a.aa_bound {
+        check_range("--aa-bound", v, MAX_AA_BOUND)?;
+    }
+    if a.no_timing && a.no_callgrind {
+        return Err("--no-timing and --no-callgrind leave nothing to check".into());
+    }
+    // The candidate is the working tree this binary was built from
+    // (scripts/gate.sh builds it first), so its names are this binary's;
+    // another revision's are known only after its build (checked then).
+    if a.candidate.is_none() {
+        let known = benchmarks::names();
+        if let Some(b) = a.benches.iter().find(|b| !known.contains(&b.as_str())) {
+            return Err(format!("--bench {b}: no such benchmark (this build has: {})", known.join(", ")));
         }
     }
     // Twice the threshold: an A/A interval wider than that says a change of
@@ -1379,13 +1410,15 @@ pub fn gate_main(a: &GateCli) -> Result<i32, String> {
     // below 1). Seen here: with the bound at the threshold, 6 of 78 A/A
     // intervals (movegen's, ±3-5% from one process to the next) failed an
     // unchanged-code run while nothing else of ours was running.
-    let aa_bound = a.aa_bound.unwrap_or(2.0 * a.threshold);
-    if !(aa_bound > 0.0 && aa_bound.is_finite()) {
-        return Err(format!("--aa-bound {aa_bound}: must be a positive number"));
-    }
-    if a.no_timing && a.no_callgrind {
-        return Err("--no-timing and --no-callgrind leave nothing to check".into());
-    }
+    Ok(a.aa_bound.unwrap_or(2.0 * a.threshold))
+}
+
+/// Run the gate; the exit status.
+pub fn gate_main(a: &GateCli) -> Result<i32, String> {
+    let started = Instant::now();
+    let date_secs = sysinfo::now_secs();
+    let load_start = sysinfo::load_average();
+    let aa_bound = check_flags(a)?;
     let n_cores = sysinfo::cpu_count();
     let core = a.core.unwrap_or(n_cores - 1);
     if core >= n_cores {
@@ -1811,6 +1844,46 @@ mod tests {
         assert_eq!(count_case(&gone, &set).unwrap(), None);
         let gone = CaseId { bench: "nosuchbench".into(), bucket: "opening".into(), arm: "x".into() };
         assert_eq!(count_case(&gone, &set).unwrap(), None);
+    }
+
+    fn gate_cli(args: &[&str]) -> GateCli {
+        #[derive(clap::Parser)]
+        struct Top {
+            #[command(flatten)]
+            gate: GateCli,
+        }
+        <Top as clap::Parser>::try_parse_from(std::iter::once("gate").chain(args.iter().copied())).unwrap().gate
+    }
+
+    #[test]
+    fn flags_are_checked_before_building_naming_the_flag_given() {
+        assert_eq!(check_flags(&gate_cli(&[])), Ok(6.0));
+        assert_eq!(check_flags(&gate_cli(&["--threshold", "100", "--seconds", "60"])), Ok(200.0));
+        assert_eq!(check_flags(&gate_cli(&["--threshold", "5", "--aa-bound", "200"])), Ok(200.0));
+        for (args, flag) in [
+            (&["--seconds", "1e18"][..], "--seconds 1e18: "),
+            (&["--seconds", "61"], "--seconds 61: "),
+            (&["--seconds", "NaN"], "--seconds NaN: "),
+            (&["--seconds", "0"], "--seconds 0: "),
+            (&["--threshold", "1e308"], "--threshold 1e308: "),
+            (&["--threshold", "100.5"], "--threshold 100.5: "),
+            (&["--threshold", "inf"], "--threshold inf: "),
+            (&["--threshold=-3"], "--threshold -3: "),
+            (&["--aa-bound", "1e308"], "--aa-bound 1e308: "),
+            (&["--callgrind-limit", "1e300"], "--callgrind-limit 1e300: "),
+            (&["--callgrind-limit=-1e300"], "--callgrind-limit -1e300: "),
+        ] {
+            let e = check_flags(&gate_cli(args)).unwrap_err();
+            assert!(e.starts_with(flag) && e.contains("must be a number above 0 and at most"), "{args:?}: {e}");
+        }
+        let e = check_flags(&gate_cli(&["--no-timing", "--no-callgrind"])).unwrap_err();
+        assert!(e.contains("nothing to check"), "{e}");
+        // Benchmark names: this build's, when the candidate is the working tree.
+        assert!(check_flags(&gate_cli(&["--bench", "movegenbench", "--bench", "getattacksbench"])).is_ok());
+        let e = check_flags(&gate_cli(&["--bench", "movegenbench", "--bench", "nosuchbench"])).unwrap_err();
+        assert!(e.starts_with("--bench nosuchbench: no such benchmark") && e.contains("movegenbench"), "{e}");
+        // Another revision's names are known only after its build.
+        assert!(check_flags(&gate_cli(&["--candidate", "HEAD", "--bench", "nosuchbench"])).is_ok());
     }
 
     #[test]
