@@ -27,8 +27,15 @@
 //!    A baseline file missing for any case is an error, never a pass
 //!    (gungraun's `--baseline=NAME` would silently create it).
 //!
+//! Neither check skips what it cannot judge: a case or benchmark only one
+//! build measures (a renamed arm would otherwise pass unjudged), or a floor
+//! or count that is NaN, infinite, zero or negative in any process, fails
+//! the gate as "cannot judge case X: why", as does a check that judged
+//! nothing ([`decide`]; a definite regression elsewhere still says so).
+//!
 //! Exit status: 0 pass, 3 regression, 4 too noisy to judge, 1 error
-//! (bad revision, build failure, missing tools or baseline), 2 usage.
+//! (bad revision, build failure, missing tools or baseline, a case that
+//! cannot be judged), 2 usage.
 
 use crate::benchmarks;
 use crate::density::{self, PositionSet, Sizes};
@@ -367,6 +374,9 @@ pub enum Verdict {
     Ok,
     Regression,
     Faster,
+    /// No valid measurement of one build (instruction counts only; timing
+    /// names such cases in [`TimingOutcome::unmatched`]).
+    CannotJudge,
 }
 
 /// One case's timing comparison.
@@ -399,7 +409,9 @@ pub struct TimingOutcome {
     pub threshold: f64,
     pub aa_bound: f64,
     pub cases: Vec<TimingCase>,
-    /// Cases only one build has (new or removed), not judged.
+    /// Cases that could not be judged, each "cannot judge case X: why"
+    /// (only one build measures it, or some process measured no valid
+    /// floor). Each one fails the gate ([`decide`]).
     pub unmatched: Vec<String>,
     pub regressions: usize,
     pub aa_failures: usize,
@@ -449,6 +461,39 @@ fn ratio_at(den: &[f64], num: &[f64], level: f64) -> Ratio {
     stats::quantile_ratio_at(&wrap(den), &wrap(num), PROCESS_QUANTILE, level)
 }
 
+/// Why case `id` cannot be judged from the floors of the rounds `ran` of
+/// the three builds (base, candidate, base again), or `None` when every
+/// one of those processes measured a valid floor. A case one build lacks
+/// is never skipped: a renamed arm would otherwise pass unjudged.
+fn unjudgeable(id: &CaseId, ran: &[usize], builds: [&[BTreeMap<CaseId, (f64, String)>]; 3]) -> Option<String> {
+    const WHO: [&str; 3] = ["base", "candidate", "second base (A/A)"];
+    const HINT: [&str; 3] = [" (new in the candidate?)", " (removed or renamed?)", ""];
+    for k in 0..3 {
+        if ran.iter().all(|&r| !builds[k][r].contains_key(id)) {
+            return Some(format!("the {} does not measure it{}", WHO[k], HINT[k]));
+        }
+    }
+    let mut bad = Vec::new();
+    for &r in ran {
+        for k in 0..3 {
+            match builds[k][r].get(id) {
+                None => bad.push(format!("the {} process of round {} did not measure it", WHO[k], r + 1)),
+                Some((v, _)) if !(v.is_finite() && *v > 0.0) => {
+                    bad.push(format!("the {} process of round {} measured a floor of {v}", WHO[k], r + 1))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    if bad.is_empty() {
+        return None;
+    }
+    let n = bad.len();
+    let more = if n > 3 { format!("; and {} more", n - 3) } else { String::new() };
+    bad.truncate(3);
+    Some(format!("{n} of {} processes: {}{more}", 3 * ran.len(), bad.join("; ")))
+}
+
 /// Compare per case, round by round. `base`, `cand`, `aa` hold one sample
 /// per round (the same rounds). `threshold` and `aa_bound` are fractions.
 pub fn analyse(base: &[Sample], cand: &[Sample], aa: &[Sample], threshold: f64, aa_bound: f64) -> TimingOutcome {
@@ -458,36 +503,33 @@ pub fn analyse(base: &[Sample], cand: &[Sample], aa: &[Sample], threshold: f64, 
     let a: Vec<_> = aa[..rounds].iter().map(floors).collect();
     let mut unmatched = Vec::new();
     let mut ids = Vec::new();
-    if let (Some(b0), Some(c0)) = (b.first(), c.first()) {
-        // In the order the base's first process ran them (registry order).
-        let order: Vec<CaseId> = base[0]
-            .benches
-            .iter()
-            .flat_map(|x| {
-                x.cases.iter().map(|c| CaseId { bench: x.name.clone(), bucket: c.bucket.clone(), arm: c.arm.clone() })
-            })
-            .collect();
-        for id in &order {
-            // Every round its benchmark ran in (extra rounds run only some).
-            let everywhere = (0..rounds).filter(|&r| base[r].benches.iter().any(|x| x.name == id.bench)).all(|r| {
-                [&b[r], &c[r], &a[r]].iter().all(|m| m.get(id).is_some_and(|(v, _)| v.is_finite() && *v > 0.0))
-            });
-            if everywhere {
-                ids.push(id.clone());
-            } else if !c0.contains_key(id) {
-                unmatched.push(format!("{id}: only in the base (removed)"));
-            } else {
-                unmatched.push(format!("{id}: not measured in every process"));
+    // Every case any process measured, in the order the base's processes
+    // ran them (registry order), then those only other processes have.
+    let mut order: Vec<CaseId> = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for s in base[..rounds].iter().chain(&cand[..rounds]).chain(&aa[..rounds]) {
+        for x in &s.benches {
+            for c in &x.cases {
+                let id = CaseId { bench: x.name.clone(), bucket: c.bucket.clone(), arm: c.arm.clone() };
+                if seen.insert(id.clone()) {
+                    order.push(id);
+                }
             }
         }
-        for id in c0.keys().filter(|id| !b0.contains_key(*id)) {
-            unmatched.push(format!("{id}: only in the candidate (new), not judged"));
+    }
+    for id in order {
+        // Every round its benchmark ran in (extra rounds run only some).
+        let ran: Vec<usize> = (0..rounds)
+            .filter(|&r| [base, cand, aa].iter().any(|v| v[r].benches.iter().any(|x| x.name == id.bench)))
+            .collect();
+        match unjudgeable(&id, &ran, [&b, &c, &a]) {
+            Some(why) => unmatched.push(format!("cannot judge case {id}: {why}")),
+            None => ids.push((id, ran)),
         }
     }
     let level = LEVEL;
     let mut cases = Vec::new();
-    for id in ids {
-        let ran: Vec<usize> = (0..rounds).filter(|&r| b[r].contains_key(&id)).collect();
+    for (id, ran) in ids {
         let fb: Vec<f64> = ran.iter().map(|&r| b[r][&id].0).collect();
         let fc: Vec<f64> = ran.iter().map(|&r| c[r][&id].0).collect();
         let fa: Vec<f64> = ran.iter().map(|&r| a[r][&id].0).collect();
@@ -504,7 +546,7 @@ pub fn analyse(base: &[Sample], cand: &[Sample], aa: &[Sample], threshold: f64, 
             Verdict::Ok
         };
         cases.push(TimingCase {
-            unit: b[0][&id].1.clone(),
+            unit: b[ran[0]][&id].1.clone(),
             base: stats::quantile_mut(&mut fb.clone(), PROCESS_QUANTILE),
             candidate: stats::quantile_mut(&mut fc.clone(), PROCESS_QUANTILE),
             case: id,
@@ -538,6 +580,9 @@ pub struct CountCase {
     /// candidate / base - 1.
     pub change: Option<f64>,
     pub verdict: Verdict,
+    /// Why the verdict is [`Verdict::CannotJudge`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cannot_judge: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -546,28 +591,41 @@ pub struct CountOutcome {
     pub limit: f64,
     pub calls_per_pass: usize,
     pub cases: Vec<CountCase>,
+    /// Cases only the candidate has, "cannot judge case X: why"; each one
+    /// fails the gate, as does every [`Verdict::CannotJudge`] case.
     pub unmatched: Vec<String>,
     pub regressions: usize,
     /// gungraun's own exit status on the candidate run (3 = regression).
     pub gungraun_status: i32,
 }
 
-/// Judge instruction counts: an increase above `limit` (a fraction) fails.
+/// Judge instruction counts: an increase above `limit` (a fraction) fails;
+/// a case the candidate lacks (`None`) or a count of 0 cannot be judged.
 pub fn judge_counts(cases: &[CaseId], base: &[u64], cand: &[Option<u64>], limit: f64) -> Vec<CountCase> {
     cases
         .iter()
         .zip(base)
         .zip(cand)
         .map(|((id, &b), &c)| {
-            let change = c.filter(|_| b > 0).map(|c| c as f64 / b as f64 - 1.0);
+            // 0 is no measurement: a case a build lacks counts nothing in
+            // gate_callgrind.
+            let why = match c {
+                None => Some("the candidate does not have it (removed or renamed?)"),
+                _ if b == 0 => Some("the base counted 0 instructions"),
+                Some(0) => Some("the candidate counted 0 instructions"),
+                Some(_) => None,
+            };
+            let change = c.filter(|_| why.is_none()).map(|c| c as f64 / b as f64 - 1.0);
             // (A hair of slack so that exactly the limit, e.g. 1010/1000
             // at 1%, is not failed by floating-point rounding.)
             let verdict = match change {
                 Some(x) if x > limit + 1e-12 => Verdict::Regression,
                 Some(x) if x < -limit - 1e-12 => Verdict::Faster,
-                _ => Verdict::Ok,
+                Some(_) => Verdict::Ok,
+                None => Verdict::CannotJudge,
             };
-            CountCase { case: id.clone(), base: b, candidate: c, change, verdict }
+            let cannot_judge = why.map(|w| format!("cannot judge case {id}: {w}"));
+            CountCase { case: id.clone(), base: b, candidate: c, change, verdict, cannot_judge }
         })
         .collect()
 }
@@ -702,7 +760,7 @@ pub struct GateReport {
     pub timing_s: f64,
     pub counts: Option<CountOutcome>,
     pub counts_s: f64,
-    /// "pass", "regression", "too noisy to judge".
+    /// "pass", "regression", "cannot judge", "too noisy to judge".
     pub verdict: String,
     pub exit_status: i32,
 }
@@ -1184,17 +1242,12 @@ fn counts(
             "gungraun (status {status}) and the gate's own reading of its files ({regressions} regression(s)) disagree"
         ));
     }
-    let mut unmatched: Vec<String> = base_cases
+    // (Cases only the base has are in `cases`, as CannotJudge.)
+    let unmatched: Vec<String> = cand_cases
         .iter()
-        .filter(|c| !cand_cases.contains(c))
-        .map(|c| format!("{c}: only in the base (removed)"))
+        .filter(|c| !base_cases.contains(c))
+        .map(|c| format!("cannot judge case {c}: the base does not have it (new in the candidate?)"))
         .collect();
-    unmatched.extend(
-        cand_cases
-            .iter()
-            .filter(|c| !base_cases.contains(c))
-            .map(|c| format!("{c}: only in the candidate (new), no baseline: not judged")),
-    );
     Ok(CountOutcome {
         baseline: name,
         limit: limit / 100.0,
@@ -1240,6 +1293,7 @@ pub fn tables(r: &GateReport) -> String {
                 (_, false) => "A/A out of bounds",
                 (Verdict::Faster, _) => "faster",
                 (Verdict::Ok, _) => "ok",
+                (Verdict::CannotJudge, _) => "CANNOT JUDGE",
             };
             let _ = writeln!(
                 s,
@@ -1255,7 +1309,7 @@ pub fn tables(r: &GateReport) -> String {
             );
         }
         for u in &t.unmatched {
-            let _ = writeln!(s, "  note: {u}");
+            let _ = writeln!(s, "  {u}");
         }
     }
     if let Some(c) = &r.counts {
@@ -1286,11 +1340,12 @@ pub fn tables(r: &GateReport) -> String {
                     Verdict::Regression => "REGRESSION",
                     Verdict::Faster => "fewer",
                     Verdict::Ok => "ok",
+                    Verdict::CannotJudge => "CANNOT JUDGE",
                 }
             );
         }
-        for u in &c.unmatched {
-            let _ = writeln!(s, "  note: {u}");
+        for u in c.cases.iter().filter_map(|x| x.cannot_judge.as_ref()).chain(&c.unmatched) {
+            let _ = writeln!(s, "  {u}");
         }
     }
     let _ = writeln!(s, "\n{}", summary_line(r));
@@ -1316,6 +1371,11 @@ pub fn summary_line(r: &GateReport) -> String {
             r.duration_s, r.base.build_s, r.candidate.build_s, r.timing_s, r.counts_s
         ),
         exit::REGRESSION => format!("gate: FAIL, regression in {}", named.join("; ")),
+        exit::ERROR => {
+            let why = unjudged(r.timing.as_ref(), r.counts.as_ref());
+            let more = if why.len() > 3 { format!("; and {} more (see above)", why.len() - 3) } else { String::new() };
+            format!("gate: FAIL, {}{more}", why[..why.len().min(3)].join("; "))
+        }
         _ => {
             let n = r.timing.as_ref().map_or(0, |t| t.aa_failures);
             format!(
@@ -1326,13 +1386,40 @@ pub fn summary_line(r: &GateReport) -> String {
     }
 }
 
-/// The exit status and verdict word of the checks' outcomes.
+/// Why the checks' outcomes cannot pass: every case a check could not
+/// judge, and a check (or the gate) that judged nothing at all.
+pub fn unjudged(timing: Option<&TimingOutcome>, counts: Option<&CountOutcome>) -> Vec<String> {
+    let mut why = Vec::new();
+    if timing.is_none() && counts.is_none() {
+        why.push("cannot judge: judged nothing (both checks skipped)".to_string());
+    }
+    if let Some(t) = timing {
+        if t.cases.is_empty() {
+            why.push("cannot judge: the timing check judged nothing".to_string());
+        }
+        why.extend(t.unmatched.iter().cloned());
+    }
+    if let Some(c) = counts {
+        if c.cases.iter().all(|x| x.verdict == Verdict::CannotJudge) {
+            why.push("cannot judge: the instruction-count check judged nothing".to_string());
+        }
+        why.extend(c.cases.iter().filter_map(|x| x.cannot_judge.clone()));
+        why.extend(c.unmatched.iter().cloned());
+    }
+    why
+}
+
+/// The exit status and verdict word of the checks' outcomes. A definite
+/// regression wins; then a case that cannot be judged (an error: it will
+/// not go away on a rerun, unlike noise); then noise.
 pub fn decide(timing: Option<&TimingOutcome>, counts: Option<&CountOutcome>) -> (i32, &'static str) {
     let count_regr = counts.is_some_and(|c| c.regressions > 0);
     let noisy = timing.is_some_and(|t| t.too_noisy());
     let time_regr = timing.is_some_and(|t| !t.too_noisy() && t.regressions > 0);
     if count_regr || time_regr {
         (exit::REGRESSION, "regression")
+    } else if !unjudged(timing, counts).is_empty() {
+        (exit::ERROR, "cannot judge")
     } else if noisy {
         (exit::TOO_NOISY, "too noisy to judge")
     } else {
@@ -1413,6 +1500,25 @@ pub fn check_flags(a: &GateCli) -> Result<f64, String> {
     Ok(a.aa_bound.unwrap_or(2.0 * a.threshold))
 }
 
+/// The benchmarks both builds have (of `only`, when given), in the
+/// candidate's order, and "cannot judge benchmark X: why" for each one only
+/// one build has: it is not timed, and it fails the gate rather than leave
+/// a renamed benchmark unjudged.
+pub fn common_benches(base: &[String], cand: &[String], only: &[String]) -> (Vec<String>, Vec<String>) {
+    let wanted = |n: &&String| only.is_empty() || only.contains(n);
+    let both = cand.iter().filter(|n| base.contains(n)).filter(wanted).cloned().collect();
+    let mut one_sided = Vec::new();
+    for (names, other, why) in [
+        (base, cand, "the candidate has no such benchmark (removed or renamed?)"),
+        (cand, base, "the base has no such benchmark (new in the candidate?)"),
+    ] {
+        for n in names.iter().filter(|n| !other.contains(n)).filter(wanted) {
+            one_sided.push(format!("cannot judge benchmark {n}: {why}"));
+        }
+    }
+    (both, one_sided)
+}
+
 /// Run the gate; the exit status.
 pub fn gate_main(a: &GateCli) -> Result<i32, String> {
     let started = Instant::now();
@@ -1491,11 +1597,7 @@ pub fn gate_main(a: &GateCli) -> Result<i32, String> {
             ));
         }
     }
-    let benches: Vec<String> = cand_names
-        .iter()
-        .filter(|n| base_names.contains(n) && (a.benches.is_empty() || a.benches.contains(n)))
-        .cloned()
-        .collect();
+    let (benches, one_sided) = common_benches(&base_names, &cand_names, &a.benches);
     if benches.is_empty() {
         return Err("the base and the candidate have no benchmark in common".into());
     }
@@ -1528,6 +1630,9 @@ pub fn gate_main(a: &GateCli) -> Result<i32, String> {
             a.threshold / 100.0,
             aa_bound / 100.0,
         )?);
+    }
+    if let Some(t) = &mut timing_out {
+        t.unmatched.extend(one_sided);
     }
     let timing_s = t_timing.elapsed().as_secs_f64();
     let mut counts_out = None;
@@ -1760,7 +1865,7 @@ mod tests {
     }
 
     #[test]
-    fn unmatched_cases_are_named_not_judged() {
+    fn cases_of_one_build_only_are_named_and_fail() {
         let mut rng = Rng::new(3);
         let base = runs(&mut rng, 4, |_| 1.0, 0.0);
         let aa = base.clone();
@@ -1777,13 +1882,152 @@ mod tests {
         }
         let t = analyse(&base, &cand, &aa, 0.03, 0.015);
         assert_eq!(t.cases.len(), 3);
-        assert!(t.unmatched.iter().any(|u| u == "movegenbench opening bitboard: only in the base (removed)"));
-        assert!(t.unmatched.iter().any(|u| u.starts_with("getattacksbench opening pext: only in the candidate")));
-        // A case whose control arm read NaN (not measured) is never compared.
-        let mut nan = base.clone();
-        nan[2].benches[0].cases[0].floor = f64::NAN;
-        let t = analyse(&nan, &cand, &aa, 0.03, 0.015);
-        assert!(t.unmatched.iter().any(|u| u.contains("not measured in every process")));
+        assert_eq!(
+            t.unmatched,
+            [
+                "cannot judge case movegenbench opening bitboard: the candidate does not measure it (removed or renamed?)",
+                "cannot judge case getattacksbench opening pext: the base does not measure it (new in the candidate?)"
+            ]
+        );
+        assert_eq!(decide(Some(&t), None), (exit::ERROR, "cannot judge"));
+        // Missing from one process only: named with its round.
+        let mut cand = base.clone();
+        cand[2].benches[0].cases.remove(0);
+        let t = analyse(&base, &cand, &aa, 0.03, 0.015);
+        assert_eq!(
+            t.unmatched,
+            ["cannot judge case movegenbench opening mailbox: 1 of 12 processes: \
+              the candidate process of round 3 did not measure it"]
+        );
+    }
+
+    /// A candidate 10x slower on every case.
+    fn ten_times_slower(rng: &mut Rng) -> Vec<Sample> {
+        runs(rng, 16, |_| 10.0, 0.004)
+    }
+
+    #[test]
+    fn a_renamed_arm_is_not_a_pass() {
+        let mut rng = Rng::new(6);
+        let base = runs(&mut rng, 16, |_| 1.0, 0.004);
+        let aa = runs(&mut rng, 16, |_| 1.0, 0.004);
+        // Every arm renamed: the candidate measures other cases only.
+        let mut cand = ten_times_slower(&mut rng);
+        for s in cand.iter_mut() {
+            for b in s.benches.iter_mut() {
+                for c in b.cases.iter_mut() {
+                    c.arm.push_str("-v2");
+                }
+            }
+        }
+        let t = analyse(&base, &cand, &aa, 0.03, 0.06);
+        assert!(t.cases.is_empty());
+        assert_eq!(decide(Some(&t), None), (exit::ERROR, "cannot judge"));
+        assert!(t.unmatched.iter().any(
+            |u| u.starts_with("cannot judge case movegenbench opening mailbox: the candidate does not measure it")
+        ));
+        assert!(t
+            .unmatched
+            .iter()
+            .any(|u| u.starts_with("cannot judge case movegenbench opening mailbox-v2: the base does not measure it")));
+        // One arm renamed, the other three judged: still not a pass.
+        let mut cand = runs(&mut rng, 16, |_| 1.0, 0.004);
+        for s in cand.iter_mut() {
+            s.benches[1].cases[1].arm = "magic".into();
+        }
+        let t = analyse(&base, &cand, &aa, 0.03, 0.06);
+        assert_eq!(t.cases.len(), 3);
+        assert_eq!(decide(Some(&t), None), (exit::ERROR, "cannot judge"));
+    }
+
+    #[test]
+    fn invalid_candidate_floors_are_not_a_pass() {
+        let mut rng = Rng::new(7);
+        let base = runs(&mut rng, 16, |_| 1.0, 0.004);
+        let aa = runs(&mut rng, 16, |_| 1.0, 0.004);
+        for bad in [f64::NAN, 0.0, -5.0, f64::INFINITY] {
+            let mut cand = runs(&mut rng, 16, |_| 1.0, 0.004);
+            for s in cand.iter_mut() {
+                for b in s.benches.iter_mut() {
+                    for c in b.cases.iter_mut() {
+                        c.floor = bad;
+                    }
+                }
+            }
+            let t = analyse(&base, &cand, &aa, 0.03, 0.06);
+            assert!(t.cases.is_empty(), "{bad}");
+            assert_eq!(decide(Some(&t), None), (exit::ERROR, "cannot judge"), "{bad}");
+            assert_eq!(t.unmatched.len(), 4, "{bad}: {:?}", t.unmatched);
+            let want = format!("the candidate process of round 1 measured a floor of {bad}");
+            assert!(t.unmatched.iter().all(|u| u.contains(&want)), "{bad}: {:?}", t.unmatched);
+        }
+    }
+
+    #[test]
+    fn one_invalid_base_floor_is_reported_not_dropped() {
+        let mut rng = Rng::new(8);
+        let mut base = runs(&mut rng, 16, |_| 1.0, 0.004);
+        let aa = runs(&mut rng, 16, |_| 1.0, 0.004);
+        base[7].benches[1].cases[1].floor = f64::NAN;
+        let cand = ten_times_slower(&mut rng);
+        let t = analyse(&base, &cand, &aa, 0.03, 0.06);
+        // The other three cases are judged (and regress); the fourth is named.
+        assert_eq!((t.cases.len(), t.regressions), (3, 3));
+        assert_eq!(
+            t.unmatched,
+            ["cannot judge case getattacksbench endgame bitboard: 1 of 48 processes: \
+              the base process of round 8 measured a floor of NaN"]
+        );
+        assert_eq!(decide(Some(&t), None).0, exit::REGRESSION, "a definite regression still says so");
+        // Only that case 10x slower: cannot judge, not pass.
+        let one_slow = runs(&mut rng, 16, |i| if i == 3 { 10.0 } else { 1.0 }, 0.004);
+        let t = analyse(&base, &one_slow, &aa, 0.03, 0.06);
+        assert_eq!((t.cases.len(), t.regressions, t.unmatched.len()), (3, 0, 1));
+        assert_eq!(decide(Some(&t), None), (exit::ERROR, "cannot judge"));
+    }
+
+    #[test]
+    fn a_check_that_judged_nothing_is_not_a_pass() {
+        let t = analyse(&[], &[], &[], 0.03, 0.06);
+        assert_eq!(decide(Some(&t), None), (exit::ERROR, "cannot judge"));
+        assert_eq!(decide(None, None), (exit::ERROR, "cannot judge"));
+        let counts = CountOutcome {
+            baseline: "b".into(),
+            limit: 0.01,
+            calls_per_pass: 32,
+            cases: vec![],
+            unmatched: vec![],
+            regressions: 0,
+            gungraun_status: 0,
+        };
+        assert_eq!(decide(None, Some(&counts)), (exit::ERROR, "cannot judge"));
+        assert!(unjudged(None, Some(&counts)).iter().any(|u| u.contains("judged nothing")));
+    }
+
+    #[test]
+    fn instruction_counts_the_candidate_lacks_are_not_a_pass() {
+        let ids: Vec<CaseId> =
+            CASES.iter().map(|&(b, k, a)| CaseId { bench: b.into(), bucket: k.into(), arm: a.into() }).collect();
+        let outcome = |cases: Vec<CountCase>| CountOutcome {
+            baseline: "b".into(),
+            limit: 0.01,
+            calls_per_pass: 32,
+            regressions: cases.iter().filter(|c| c.verdict == Verdict::Regression).count(),
+            cases,
+            unmatched: vec![],
+            gungraun_status: 0,
+        };
+        // Every case renamed in the candidate (--no-timing: this is the only check).
+        let gone = judge_counts(&ids, &[1000; 4], &[None; 4], 0.01);
+        assert_eq!(decide(None, Some(&outcome(gone))), (exit::ERROR, "cannot judge"));
+        // One case gone, the others unchanged; zero counts are no measurement.
+        for cand in [[Some(1000), None, Some(1000), Some(1000)], [Some(1000), Some(0), Some(1000), Some(1000)]] {
+            let v = judge_counts(&ids, &[1000; 4], &cand, 0.01);
+            assert_eq!(decide(None, Some(&outcome(v))), (exit::ERROR, "cannot judge"), "{cand:?}");
+        }
+        let v = judge_counts(&ids, &[1000, 0, 1000, 1000], &[Some(1000); 4], 0.01);
+        let why = unjudged(None, Some(&outcome(v)));
+        assert_eq!(why, ["cannot judge case movegenbench opening bitboard: the base counted 0 instructions"]);
     }
 
     #[test]
@@ -1793,8 +2037,8 @@ mod tests {
         let v = judge_counts(&ids, &[1000, 1000, 1000, 0], &[Some(1011), Some(1010), None, Some(5)], 0.01);
         assert_eq!(v[0].verdict, Verdict::Regression);
         assert_eq!(v[1].verdict, Verdict::Ok, "exactly 1% is within the limit");
-        assert_eq!((v[2].verdict, v[2].change), (Verdict::Ok, None));
-        assert_eq!(v[3].change, None, "no ratio against a zero base");
+        assert_eq!((v[2].verdict, v[2].change), (Verdict::CannotJudge, None));
+        assert_eq!((v[3].verdict, v[3].change), (Verdict::CannotJudge, None), "no ratio against a zero base");
         let f = judge_counts(&ids[..1], &[1000], &[Some(900)], 0.01);
         assert_eq!(f[0].verdict, Verdict::Faster);
     }
@@ -1884,6 +2128,72 @@ mod tests {
         assert!(e.starts_with("--bench nosuchbench: no such benchmark") && e.contains("movegenbench"), "{e}");
         // Another revision's names are known only after its build.
         assert!(check_flags(&gate_cli(&["--candidate", "HEAD", "--bench", "nosuchbench"])).is_ok());
+    }
+
+    #[test]
+    fn benchmarks_of_one_build_only_are_named() {
+        let v = |x: &[&str]| x.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let (base, cand) = (v(&["a", "old", "b"]), v(&["b", "a", "new"]));
+        let (both, one) = common_benches(&base, &cand, &[]);
+        assert_eq!(both, ["b", "a"]);
+        assert_eq!(
+            one,
+            [
+                "cannot judge benchmark old: the candidate has no such benchmark (removed or renamed?)",
+                "cannot judge benchmark new: the base has no such benchmark (new in the candidate?)"
+            ]
+        );
+        // Only those asked for.
+        assert_eq!(common_benches(&base, &cand, &v(&["a"])), (v(&["a"]), vec![]));
+        let (both, one) = common_benches(&base, &cand, &v(&["a", "new"]));
+        assert_eq!((both, one.len()), (v(&["a"]), 1));
+    }
+
+    #[test]
+    fn the_summary_names_what_cannot_be_judged() {
+        let mut rng = Rng::new(9);
+        let base = runs(&mut rng, 4, |_| 1.0, 0.0);
+        let mut cand = base.clone();
+        for s in cand.iter_mut() {
+            s.benches[0].cases[0].arm = "mailbox2".into();
+        }
+        let timing = analyse(&base, &cand, &base, 0.03, 0.06);
+        let (exit_status, verdict) = decide(Some(&timing), None);
+        let build = |role: &str| BuildInfo {
+            role: role.into(),
+            commit: None,
+            label: role.into(),
+            features: vec![],
+            env: vec![],
+            source: PathBuf::new(),
+            target_dir: PathBuf::new(),
+            build_s: 0.0,
+        };
+        let r = GateReport {
+            schema: REPORT_SCHEMA.into(),
+            date: String::new(),
+            duration_s: 0.0,
+            command_line: vec![],
+            cpu_model: None,
+            load_average_start: None,
+            load_average_end: None,
+            core: 1,
+            base: build("base"),
+            candidate: build("candidate"),
+            timing: Some(timing),
+            timing_s: 0.0,
+            counts: None,
+            counts_s: 0.0,
+            verdict: verdict.into(),
+            exit_status,
+        };
+        assert_eq!(
+            summary_line(&r),
+            "gate: FAIL, cannot judge case movegenbench opening mailbox: the candidate does not measure it \
+             (removed or renamed?); cannot judge case movegenbench opening mailbox2: the base does not measure it \
+             (new in the candidate?)"
+        );
+        assert!(tables(&r).contains("\n  cannot judge case movegenbench opening mailbox: "));
     }
 
     #[test]
