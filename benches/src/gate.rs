@@ -410,9 +410,14 @@ pub struct TimingOutcome {
     pub aa_bound: f64,
     pub cases: Vec<TimingCase>,
     /// Cases that could not be judged, each "cannot judge case X: why"
-    /// (only one build measures it, or some process measured no valid
-    /// floor). Each one fails the gate ([`decide`]).
+    /// (the candidate lacks it, or some process measured no valid floor).
+    /// Each one fails the gate ([`decide`]).
     pub unmatched: Vec<String>,
+    /// Cases (and benchmarks) only the candidate measures, "new case X":
+    /// nothing to regress from, so listed, not judged, and no failure (a
+    /// renamed case still fails: its old name is missing).
+    #[serde(default)]
+    pub new_cases: Vec<String>,
     pub regressions: usize,
     pub aa_failures: usize,
 }
@@ -517,11 +522,16 @@ pub fn analyse(base: &[Sample], cand: &[Sample], aa: &[Sample], threshold: f64, 
             }
         }
     }
+    let mut new_cases = Vec::new();
     for id in order {
         // Every round its benchmark ran in (extra rounds run only some).
         let ran: Vec<usize> = (0..rounds)
             .filter(|&r| [base, cand, aa].iter().any(|v| v[r].benches.iter().any(|x| x.name == id.bench)))
             .collect();
+        if ran.iter().all(|&r| !b[r].contains_key(&id) && !a[r].contains_key(&id)) {
+            new_cases.push(format!("new case {id}: only the candidate measures it (not judged)"));
+            continue;
+        }
         match unjudgeable(&id, &ran, [&b, &c, &a]) {
             Some(why) => unmatched.push(format!("cannot judge case {id}: {why}")),
             None => ids.push((id, ran)),
@@ -567,6 +577,7 @@ pub fn analyse(base: &[Sample], cand: &[Sample], aa: &[Sample], threshold: f64, 
         aa_failures: cases.iter().filter(|c| !c.aa_pass).count(),
         cases,
         unmatched,
+        new_cases,
     }
 }
 
@@ -591,9 +602,11 @@ pub struct CountOutcome {
     pub limit: f64,
     pub calls_per_pass: usize,
     pub cases: Vec<CountCase>,
-    /// Cases only the candidate has, "cannot judge case X: why"; each one
-    /// fails the gate, as does every [`Verdict::CannotJudge`] case.
-    pub unmatched: Vec<String>,
+    /// Cases only the candidate has, "new case X": listed, not judged, no
+    /// failure (see [`TimingOutcome::new_cases`]). Every
+    /// [`Verdict::CannotJudge`] case fails the gate.
+    #[serde(default)]
+    pub new_cases: Vec<String>,
     pub regressions: usize,
     /// gungraun's own exit status on the candidate run (3 = regression).
     pub gungraun_status: i32,
@@ -1243,17 +1256,17 @@ fn counts(
         ));
     }
     // (Cases only the base has are in `cases`, as CannotJudge.)
-    let unmatched: Vec<String> = cand_cases
+    let new_cases: Vec<String> = cand_cases
         .iter()
         .filter(|c| !base_cases.contains(c))
-        .map(|c| format!("cannot judge case {c}: the base does not have it (new in the candidate?)"))
+        .map(|c| format!("new case {c}: only the candidate has it (not judged)"))
         .collect();
     Ok(CountOutcome {
         baseline: name,
         limit: limit / 100.0,
         calls_per_pass: CALLGRIND_PER_BUCKET,
         cases,
-        unmatched,
+        new_cases,
         regressions,
         gungraun_status: status,
     })
@@ -1308,7 +1321,7 @@ pub fn tables(r: &GateReport) -> String {
                 format!("{:.4} [{:.4}, {:.4}]", c.aa.estimate, c.aa.interval[0], c.aa.interval[1]),
             );
         }
-        for u in &t.unmatched {
+        for u in t.unmatched.iter().chain(&t.new_cases) {
             let _ = writeln!(s, "  {u}");
         }
     }
@@ -1344,7 +1357,7 @@ pub fn tables(r: &GateReport) -> String {
                 }
             );
         }
-        for u in c.cases.iter().filter_map(|x| x.cannot_judge.as_ref()).chain(&c.unmatched) {
+        for u in c.cases.iter().filter_map(|x| x.cannot_judge.as_ref()).chain(&c.new_cases) {
             let _ = writeln!(s, "  {u}");
         }
     }
@@ -1404,7 +1417,6 @@ pub fn unjudged(timing: Option<&TimingOutcome>, counts: Option<&CountOutcome>) -
             why.push("cannot judge: the instruction-count check judged nothing".to_string());
         }
         why.extend(c.cases.iter().filter_map(|x| x.cannot_judge.clone()));
-        why.extend(c.unmatched.iter().cloned());
     }
     why
 }
@@ -1501,22 +1513,26 @@ pub fn check_flags(a: &GateCli) -> Result<f64, String> {
 }
 
 /// The benchmarks both builds have (of `only`, when given), in the
-/// candidate's order, and "cannot judge benchmark X: why" for each one only
-/// one build has: it is not timed, and it fails the gate rather than leave
-/// a renamed benchmark unjudged.
-pub fn common_benches(base: &[String], cand: &[String], only: &[String]) -> (Vec<String>, Vec<String>) {
+/// candidate's order; "cannot judge benchmark X: why" for each one only the
+/// base has (it fails the gate rather than leave a removed or renamed
+/// benchmark unjudged); and "new benchmark X" for each one only the
+/// candidate has (listed, not timed, no failure).
+pub fn common_benches(base: &[String], cand: &[String], only: &[String]) -> (Vec<String>, Vec<String>, Vec<String>) {
     let wanted = |n: &&String| only.is_empty() || only.contains(n);
     let both = cand.iter().filter(|n| base.contains(n)).filter(wanted).cloned().collect();
-    let mut one_sided = Vec::new();
-    for (names, other, why) in [
-        (base, cand, "the candidate has no such benchmark (removed or renamed?)"),
-        (cand, base, "the base has no such benchmark (new in the candidate?)"),
-    ] {
-        for n in names.iter().filter(|n| !other.contains(n)).filter(wanted) {
-            one_sided.push(format!("cannot judge benchmark {n}: {why}"));
-        }
-    }
-    (both, one_sided)
+    let missing = base
+        .iter()
+        .filter(|n| !cand.contains(n))
+        .filter(wanted)
+        .map(|n| format!("cannot judge benchmark {n}: the candidate has no such benchmark (removed or renamed?)"))
+        .collect();
+    let new = cand
+        .iter()
+        .filter(|n| !base.contains(n))
+        .filter(wanted)
+        .map(|n| format!("new benchmark {n}: only the candidate has it (not judged)"))
+        .collect();
+    (both, missing, new)
 }
 
 /// Run the gate; the exit status.
@@ -1597,7 +1613,7 @@ pub fn gate_main(a: &GateCli) -> Result<i32, String> {
             ));
         }
     }
-    let (benches, one_sided) = common_benches(&base_names, &cand_names, &a.benches);
+    let (benches, missing, new_benches) = common_benches(&base_names, &cand_names, &a.benches);
     if benches.is_empty() {
         return Err("the base and the candidate have no benchmark in common".into());
     }
@@ -1632,7 +1648,8 @@ pub fn gate_main(a: &GateCli) -> Result<i32, String> {
         )?);
     }
     if let Some(t) = &mut timing_out {
-        t.unmatched.extend(one_sided);
+        t.unmatched.extend(missing);
+        t.new_cases.extend(new_benches);
     }
     let timing_s = t_timing.elapsed().as_secs_f64();
     let mut counts_out = None;
@@ -1857,7 +1874,7 @@ mod tests {
             limit: 0.01,
             calls_per_pass: 32,
             cases: vec![],
-            unmatched: vec![],
+            new_cases: vec![],
             regressions: 1,
             gungraun_status: 3,
         };
@@ -1865,7 +1882,7 @@ mod tests {
     }
 
     #[test]
-    fn cases_of_one_build_only_are_named_and_fail() {
+    fn missing_cases_fail_and_new_ones_are_listed() {
         let mut rng = Rng::new(3);
         let base = runs(&mut rng, 4, |_| 1.0, 0.0);
         let aa = base.clone();
@@ -1884,12 +1901,24 @@ mod tests {
         assert_eq!(t.cases.len(), 3);
         assert_eq!(
             t.unmatched,
-            [
-                "cannot judge case movegenbench opening bitboard: the candidate does not measure it (removed or renamed?)",
-                "cannot judge case getattacksbench opening pext: the base does not measure it (new in the candidate?)"
-            ]
+            ["cannot judge case movegenbench opening bitboard: the candidate does not measure it (removed or renamed?)"]
         );
+        assert_eq!(t.new_cases, ["new case getattacksbench opening pext: only the candidate measures it (not judged)"]);
         assert_eq!(decide(Some(&t), None), (exit::ERROR, "cannot judge"));
+        // A new case alone is no failure: nothing to regress from.
+        let mut cand = base.clone();
+        for s in cand.iter_mut() {
+            s.benches[1].cases.push(SampleCase {
+                bucket: "opening".into(),
+                arm: "pext".into(),
+                floor: 5.0,
+                median: 5.0,
+                samples: 1,
+            });
+        }
+        let t = analyse(&base, &cand, &aa, 0.03, 0.015);
+        assert!(t.unmatched.is_empty() && t.new_cases.len() == 1, "{t:?}");
+        assert_eq!(decide(Some(&t), None), (exit::PASS, "pass"));
         // Missing from one process only: named with its round.
         let mut cand = base.clone();
         cand[2].benches[0].cases.remove(0);
@@ -1927,9 +1956,9 @@ mod tests {
             |u| u.starts_with("cannot judge case movegenbench opening mailbox: the candidate does not measure it")
         ));
         assert!(t
-            .unmatched
+            .new_cases
             .iter()
-            .any(|u| u.starts_with("cannot judge case movegenbench opening mailbox-v2: the base does not measure it")));
+            .any(|u| u.starts_with("new case movegenbench opening mailbox-v2: only the candidate")));
         // One arm renamed, the other three judged: still not a pass.
         let mut cand = runs(&mut rng, 16, |_| 1.0, 0.004);
         for s in cand.iter_mut() {
@@ -1996,7 +2025,7 @@ mod tests {
             limit: 0.01,
             calls_per_pass: 32,
             cases: vec![],
-            unmatched: vec![],
+            new_cases: vec![],
             regressions: 0,
             gungraun_status: 0,
         };
@@ -2014,7 +2043,7 @@ mod tests {
             calls_per_pass: 32,
             regressions: cases.iter().filter(|c| c.verdict == Verdict::Regression).count(),
             cases,
-            unmatched: vec![],
+            new_cases: vec![],
             gungraun_status: 0,
         };
         // Every case renamed in the candidate (--no-timing: this is the only check).
@@ -2134,19 +2163,14 @@ mod tests {
     fn benchmarks_of_one_build_only_are_named() {
         let v = |x: &[&str]| x.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         let (base, cand) = (v(&["a", "old", "b"]), v(&["b", "a", "new"]));
-        let (both, one) = common_benches(&base, &cand, &[]);
+        let (both, missing, new) = common_benches(&base, &cand, &[]);
         assert_eq!(both, ["b", "a"]);
-        assert_eq!(
-            one,
-            [
-                "cannot judge benchmark old: the candidate has no such benchmark (removed or renamed?)",
-                "cannot judge benchmark new: the base has no such benchmark (new in the candidate?)"
-            ]
-        );
+        assert_eq!(missing, ["cannot judge benchmark old: the candidate has no such benchmark (removed or renamed?)"]);
+        assert_eq!(new, ["new benchmark new: only the candidate has it (not judged)"]);
         // Only those asked for.
-        assert_eq!(common_benches(&base, &cand, &v(&["a"])), (v(&["a"]), vec![]));
-        let (both, one) = common_benches(&base, &cand, &v(&["a", "new"]));
-        assert_eq!((both, one.len()), (v(&["a"]), 1));
+        assert_eq!(common_benches(&base, &cand, &v(&["a"])), (v(&["a"]), vec![], vec![]));
+        let (both, missing, new) = common_benches(&base, &cand, &v(&["a", "new"]));
+        assert_eq!((both, missing.len(), new.len()), (v(&["a"]), 0, 1));
     }
 
     #[test]
@@ -2190,10 +2214,11 @@ mod tests {
         assert_eq!(
             summary_line(&r),
             "gate: FAIL, cannot judge case movegenbench opening mailbox: the candidate does not measure it \
-             (removed or renamed?); cannot judge case movegenbench opening mailbox2: the base does not measure it \
-             (new in the candidate?)"
+             (removed or renamed?)"
         );
-        assert!(tables(&r).contains("\n  cannot judge case movegenbench opening mailbox: "));
+        let t = tables(&r);
+        assert!(t.contains("\n  cannot judge case movegenbench opening mailbox: "), "{t}");
+        assert!(t.contains("\n  new case movegenbench opening mailbox2: only the candidate measures it"), "{t}");
     }
 
     #[test]
