@@ -60,7 +60,7 @@ gate() {
     0) return 0 ;;
     3) echo "boardbench gate: a routine got slower (see above); fix it, or skip once with BOARDBENCH_SKIP_GATE=1" >&2 ;;
     4) echo "boardbench gate: too noisy to judge; rerun when the machine is quieter, or skip once with BOARDBENCH_SKIP_GATE=1" >&2 ;;
-    *) echo "boardbench gate: could not run (status $status); skip once with BOARDBENCH_SKIP_GATE=1" >&2 ;;
+    *) echo "boardbench gate: could not run or could not judge a case (status $status; see above); skip once with BOARDBENCH_SKIP_GATE=1" >&2 ;;
     esac
     exit "$status"
 }

@@ -1672,7 +1672,7 @@ pub fn gate_main(a: &GateCli) -> Result<i32, String> {
         schema: REPORT_SCHEMA.into(),
         date: sysinfo::iso8601(date_secs),
         duration_s: started.elapsed().as_secs_f64(),
-        command_line: std::env::args().collect(),
+        command_line: sysinfo::command_line(),
         cpu_model: sysinfo::cpu_model(),
         load_average_start: load_start,
         load_average_end: sysinfo::load_average(),
