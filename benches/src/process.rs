@@ -11,6 +11,10 @@
 //! stdout collected so far after every line, and once it holds the child is
 //! killed and the run counts as complete (Crafty's `bench` prints the
 //! one-thread result and then starts a 2-thread run nobody asked for).
+//!
+//! The stdin script is written from its own thread while stdout and stderr
+//! are drained, so a child that answers a long script with a lot of output
+//! cannot deadlock us and the timeout always applies.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -198,16 +202,12 @@ pub fn run(job: &Job) -> Result<Finished, String> {
     let started = Instant::now();
     let mut child = cmd.spawn().map_err(|e| format!("cannot start {name}: {e}"))?;
     let pid = child.id() as libc::pid_t;
-    if let (Some(text), Some(mut pipe)) = (job.stdin, child.stdin.take()) {
-        // A program that exits without reading its input closes the pipe:
-        // not an error here; its exit status tells.
-        let _ = pipe.write_all(text.as_bytes());
-    }
     let out = Arc::new(Mutex::new(String::new()));
     let err = Arc::new(Mutex::new(String::new()));
     let (tx, rx) = mpsc::channel::<&'static str>();
     let mut stdout = child.stdout.take().expect("piped");
     let mut stderr = child.stderr.take().expect("piped");
+    let stdin = child.stdin.take();
     std::thread::scope(|s| {
         let out_c = Arc::clone(&out);
         let tx_out = tx.clone();
@@ -237,6 +237,16 @@ pub fn run(job: &Job) -> Result<Finished, String> {
             let _ = stderr.read_to_end(&mut buf);
             err_c.lock().expect("not poisoned").push_str(&String::from_utf8_lossy(&buf));
         });
+        // Written while the readers drain the child's output, so neither
+        // side can block the other, and the deadline below applies.
+        if let (Some(text), Some(mut pipe)) = (job.stdin, stdin) {
+            s.spawn(move || {
+                // A child that exits (or is killed) before reading all of
+                // its input closes the pipe: not an error by itself; its
+                // exit status or the timeout tells.
+                let _ = pipe.write_all(text.as_bytes());
+            });
+        }
         let (wtx, wrx) = mpsc::channel();
         s.spawn(move || {
             let r = wait_child(pid);
@@ -339,12 +349,22 @@ mod tests {
     use super::*;
 
     fn sh(script: &str, timeout: Duration, stop: Option<&(dyn Fn(&str) -> bool + Sync)>) -> Finished {
+        sh_with(script, "hello\n", timeout, stop).unwrap()
+    }
+
+    /// `script` run by /bin/sh with `stdin`.
+    fn sh_with(
+        script: &str,
+        stdin: &str,
+        timeout: Duration,
+        stop: Option<&(dyn Fn(&str) -> bool + Sync)>,
+    ) -> Result<Finished, String> {
         let dir = TempDir::new("bb-proc-test").unwrap();
         let args = vec!["-c".to_string(), script.to_string()];
         run(&Job {
             program: Path::new("/bin/sh"),
             args: &args,
-            stdin: Some("hello\n"),
+            stdin: Some(stdin),
             cwd: dir.path(),
             env: &[],
             core: Some(0),
@@ -352,7 +372,16 @@ mod tests {
             timeout,
             stop_when: stop,
         })
-        .unwrap()
+    }
+
+    /// `f()`, failing the test if it has not returned within `limit`
+    /// (a deadlocked run would otherwise hang the test instead).
+    fn within<T: Send + 'static>(limit: Duration, f: impl FnOnce() -> T + Send + 'static) -> T {
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(f());
+        });
+        rx.recv_timeout(limit).unwrap_or_else(|_| panic!("no result within {limit:?}: deadlocked"))
     }
 
     #[test]
@@ -380,6 +409,39 @@ mod tests {
         assert_eq!(f.ending, Ending::TimedOut);
         assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
         assert_eq!(f.stdout, "started\n");
+    }
+
+    #[test]
+    fn long_stdin_answered_with_long_output_does_not_deadlock() {
+        // 400 KB of input, 4 KB of output per line read: both pipes fill
+        // unless stdin is written while the output is drained.
+        let stdin = format!("{}\n", "p".repeat(999)).repeat(400);
+        let script = "s=$(head -c 4096 /dev/zero | tr '\\0' x); n=0; \
+                      while read -r l; do n=$((n+1)); echo \"$s\"; done; echo \"lines $n\"";
+        let f =
+            within(Duration::from_secs(120), move || sh_with(script, &stdin, Duration::from_secs(60), None).unwrap());
+        assert_eq!(f.ending, Ending::Exited(0), "{}", f.last_lines(2));
+        assert!(f.stdout.ends_with("\nlines 400\n"), "{}", f.last_lines(2));
+        assert_eq!(f.stdout.len(), 400 * 4097 + "lines 400\n".len());
+    }
+
+    #[test]
+    fn timeout_applies_while_stdin_is_unread() {
+        // The child never reads its 512 KB of input and never exits.
+        let t = Instant::now();
+        let stdin = "x".repeat(512 << 10);
+        let f = within(Duration::from_secs(60), move || {
+            sh_with("sleep 30", &stdin, Duration::from_millis(300), None).unwrap()
+        });
+        assert_eq!(f.ending, Ending::TimedOut);
+        assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    }
+
+    #[test]
+    fn a_child_that_exits_without_reading_its_input_is_no_error() {
+        let f = sh_with("echo done; exit 3", &"x".repeat(1 << 20), Duration::from_secs(30), None);
+        let f = f.unwrap();
+        assert_eq!((f.ending, f.stdout.as_str()), (Ending::Exited(3), "done\n"));
     }
 
     #[test]

@@ -328,3 +328,100 @@ fn a_positions_file_goes_to_both_engines() {
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(!bad.status.success() && err.lines().count() == 1 && err.contains("--positions"), "{err}");
 }
+
+/// [`nps`] without extra environment, failing the test instead of hanging
+/// it when boardbench has not finished within `limit`.
+fn nps_within(limit: Duration, args: &[&str]) -> Output {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boardbench"))
+        .arg("nps")
+        .args(args)
+        .env_remove("FAKE_MODE")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("boardbench runs");
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let _ = r.read_to_end(&mut v);
+            v
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().unwrap()));
+    let err = drain(Box::new(child.stderr.take().unwrap()));
+    let t = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if t.elapsed() > limit {
+            let _ = child.kill();
+            panic!("boardbench nps still running after {limit:?}: deadlocked");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    Output { status, stdout: out.join().unwrap(), stderr: err.join().unwrap() }
+}
+
+/// An executable shell script `name` in `dir` with `body`.
+fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let p = dir.join(name);
+    std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    p
+}
+
+#[test]
+fn a_long_positions_script_answered_at_length_does_not_deadlock() {
+    // 1,500 positions to search (120 KB of stdin) and 3 KB printed per
+    // search: both pipes fill unless stdin is written while the output is
+    // drained, and then not even --timeout ends the run.
+    let dir = tempfile::tempdir().unwrap();
+    let crafty = script(
+        dir.path(),
+        "chatty-crafty.sh",
+        &format!(
+            "pad=$(head -c 3000 /dev/zero | tr '\\0' .)\n\
+             while read -r cmd; do\n\
+             case \"$cmd\" in\n\
+             bench) cat '{}' ;;\n\
+             go) echo \"$pad\"; echo '  time=0.50  mat=0  n=1000000'; echo '  reduced=10K pruned=250K' ;;\n\
+             quit) exit 0 ;;\n\
+             esac\n\
+             done",
+            s(&fixture("crafty-bench.txt"))
+        ),
+    );
+    let epd = dir.path().join("many.epd");
+    std::fs::write(&epd, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n".repeat(1500)).unwrap();
+    let t = Instant::now();
+    let out = nps_within(
+        Duration::from_secs(120),
+        &[
+            "--crafty",
+            s(&crafty),
+            "--engine",
+            s(&fixture("fake-engine.sh")),
+            "--engine-profile",
+            "bitboard",
+            "--positions",
+            s(&epd),
+            "--runs",
+            "1",
+            "--timeout",
+            "60",
+            "--out",
+            s(dir.path()),
+            "--no-plots",
+            "--json",
+        ],
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(t.elapsed() < Duration::from_secs(50), "{:?}", t.elapsed());
+    let r: NpsReport = serde_json::from_slice(&out.stdout).unwrap();
+    let positions = r.engines.iter().find(|e| e.label == "crafty-positions").unwrap();
+    assert_eq!(positions.runs[0].crafty.unwrap().searches, 1500);
+    assert_eq!(positions.runs[0].ending, "exited 0");
+}
