@@ -48,6 +48,9 @@ pub const DISTURBED_SHARE: f64 = 0.9;
 /// Stockfish's default bench spelled out: hash MiB, threads, limit, positions, limit type.
 pub const STOCKFISH_BENCH: &str = "16 1 13 default depth";
 
+/// Most seconds `--timeout` may give one run: a week, far past any bench.
+pub const MAX_TIMEOUT_S: u64 = 7 * 24 * 3600;
+
 /// `boardbench nps` on the command line.
 #[derive(clap::Args, Clone, Debug)]
 pub struct NpsCli {
@@ -93,8 +96,9 @@ pub struct NpsCli {
     /// part) could then starve them on the one core.
     #[arg(long)]
     pub realtime: bool,
-    /// Seconds one run may take before it is killed.
-    #[arg(long, value_name = "SECS", default_value_t = 900, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Seconds one run may take before it is killed (at most a week).
+    #[arg(long, value_name = "SECS", default_value_t = 900,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_TIMEOUT_S))]
     pub timeout: u64,
     /// Directory for the JSON and the plot [default: results/runs].
     #[arg(long, value_name = "DIR")]
@@ -394,6 +398,9 @@ pub fn validate(a: &NpsArgs) -> Result<(), String> {
     }
     if a.timeout.is_zero() {
         return Err("--timeout must be positive".into());
+    }
+    if a.timeout > Duration::from_secs(MAX_TIMEOUT_S) {
+        return Err(format!("--timeout {}: at most {MAX_TIMEOUT_S} s (a week)", a.timeout.as_secs()));
     }
     if let Some(c) = a.core {
         let n = sysinfo::cpu_count();
@@ -929,5 +936,11 @@ mod tests {
         a.core = None;
         assert!(validate(&a).is_ok());
         assert_eq!(validate(&base).unwrap_err().lines().count(), 1);
+        // A timeout past a week is refused here, so no run is ever started with it.
+        a.profiles = vec!["mailbox".into()];
+        a.timeout = Duration::from_secs(MAX_TIMEOUT_S);
+        assert!(validate(&a).is_ok());
+        a.timeout = Duration::from_secs(i64::MAX as u64);
+        assert_eq!(validate(&a).unwrap_err(), "--timeout 9223372036854775807: at most 604800 s (a week)");
     }
 }

@@ -36,6 +36,7 @@ pub struct Job<'a> {
     pub core: Option<usize>,
     /// Run the child in the real-time FIFO class (priority 1).
     pub realtime: bool,
+    /// A timeout too large to add to the start time means no deadline.
     pub timeout: Duration,
     /// Checked on the stdout so far after each line; when it holds the
     /// child is killed and the run is complete.
@@ -253,14 +254,15 @@ pub fn run(job: &Job) -> Result<Finished, String> {
             let _ = wtx.send((r, started.elapsed()));
         });
         drop(tx);
-        // Wait for the exit, a stop request, or the deadline.
-        let deadline = started + job.timeout;
+        // Wait for the exit, a stop request, or the deadline (none when the
+        // timeout does not fit in an Instant).
+        let deadline = started.checked_add(job.timeout);
         let mut ending = None;
         let waited = loop {
             if let Ok(w) = wrx.try_recv() {
                 break w;
             }
-            let left = deadline.saturating_duration_since(Instant::now());
+            let left = deadline.map_or(Duration::MAX, |d| d.saturating_duration_since(Instant::now()));
             if left.is_zero() && ending.is_none() {
                 ending = Some(Ending::TimedOut);
                 // SAFETY: signals our child's own process group.
@@ -442,6 +444,14 @@ mod tests {
         let f = sh_with("echo done; exit 3", &"x".repeat(1 << 20), Duration::from_secs(30), None);
         let f = f.unwrap();
         assert_eq!((f.ending, f.stdout.as_str()), (Ending::Exited(3), "done\n"));
+    }
+
+    #[test]
+    fn a_timeout_past_the_clocks_range_means_no_deadline() {
+        for timeout in [Duration::MAX, Duration::from_secs(u64::MAX), Duration::from_secs(i64::MAX as u64)] {
+            let f = sh("read x; echo $x", timeout, None);
+            assert_eq!((f.ending, f.stdout.as_str()), (Ending::Exited(0), "hello\n"));
+        }
     }
 
     #[test]

@@ -238,6 +238,11 @@ fn baseline_failures_are_one_clear_line() {
         "nothing to compare with",
     );
     fails_with(&nps(&["--stockfish", "/bin/true", "--runs", "0"], &[]), "invalid value '0'");
+    // A timeout too large for the clock.
+    fails_with(
+        &nps(&["--stockfish", "/bin/true", "--timeout", "9223372036854775807", "--out", d], &[]),
+        "for '--timeout <SECS>': 9223372036854775807 is not in 1..=604800",
+    );
     fails_with(
         &nps(&["--stockfish", "/bin/true", "--engine", s(&fake), "--engine-profile", "x", "--out", d], &[]),
         "--engine-profile x",
