@@ -31,7 +31,10 @@
 //! `n - pruned` is the comparable count (Crafty's illegal pseudo-legal
 //! moves are still in it: it prints no count of them).
 //!
-//! Each parser returns the figures or a one-line reason.
+//! Each parser returns the figures or a one-line reason. Node counts must
+//! be plain whole numbers above 0 and rates plain numbers above 0 (no sign,
+//! exponent, `inf` or `NaN`): anything else would make the ratios infinite
+//! or meaningless, so it is refused with the line that held it.
 
 use serde::{Deserialize, Serialize};
 
@@ -66,37 +69,79 @@ impl EngineKind {
     }
 }
 
-/// The number after `label` on the first line holding it, at or after
-/// byte `from` of `text`; with the byte offset just past that line.
-fn number_after(text: &str, from: usize, label: &str) -> Option<Result<(f64, usize), String>> {
+/// Longest line quoted in an error, in characters.
+const LINE_QUOTED: usize = 120;
+
+/// `line` trimmed and shortened for an error message.
+fn quoted(line: &str) -> String {
+    let line = line.trim();
+    match line.char_indices().nth(LINE_QUOTED) {
+        Some((at, _)) => format!("{:?}...", &line[..at]),
+        None => format!("{line:?}"),
+    }
+}
+
+/// A node count as the engines print it: digits only (Crafty may group
+/// them with commas, removed before this), within a u64.
+fn plain_count(token: &str) -> Option<u64> {
+    (!token.is_empty() && token.bytes().all(|b| b.is_ascii_digit())).then(|| token.parse().ok()).flatten()
+}
+
+/// A rate or a time as the engines print it: digits with at most one
+/// decimal point, finite.
+fn plain_number(token: &str) -> Option<f64> {
+    let (int, frac) = token.split_once('.').unwrap_or((token, ""));
+    let digits = !(int.is_empty() && frac.is_empty()) && int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit());
+    digits.then(|| token.parse().ok()).flatten().filter(|v: &f64| v.is_finite())
+}
+
+/// The value after `label` on the first line holding it, at or after byte
+/// `from` of `text`, without thousands commas; with that line and the byte
+/// offset just past it.
+fn value_after<'a>(text: &'a str, from: usize, label: &str) -> Option<(String, &'a str, usize)> {
     let at = text[from..].find(label)? + from;
     let rest = &text[at + label.len()..];
     let line_end = rest.find('\n').map(|i| at + label.len() + i + 1).unwrap_or(text.len());
+    let line_start = text[..at].rfind('\n').map(|i| i + 1).unwrap_or(0);
     let value = strip_colon(rest.lines().next().unwrap_or(""));
     let token = value.split_whitespace().next().unwrap_or("");
-    let cleaned: String = token.chars().filter(|c| *c != ',').collect();
-    Some(match cleaned.parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok((v, line_end)),
-        _ => Err(format!("{label:?} is followed by {value:?}, not a number")),
+    Some((token.chars().filter(|c| *c != ',').collect(), &text[line_start..line_end], line_end))
+}
+
+/// The node count after `label` (see [`value_after`]): a whole number
+/// above 0.
+fn count_after(text: &str, from: usize, label: &str) -> Option<Result<(u64, usize), String>> {
+    let (token, line, end) = value_after(text, from, label)?;
+    Some(match plain_count(&token) {
+        Some(0) => Err(format!("{}: {label:?} is 0", quoted(line))),
+        Some(n) => Ok((n, end)),
+        None => Err(format!("{}: {label:?} is not followed by a whole number of nodes", quoted(line))),
+    })
+}
+
+/// The nodes per second after `label` (see [`value_after`]): above 0.
+fn rate_after(text: &str, from: usize, label: &str) -> Option<Result<f64, String>> {
+    let (token, line, _) = value_after(text, from, label)?;
+    Some(match plain_number(&token) {
+        Some(v) if v > 0.0 => Ok(v),
+        Some(_) => Err(format!("{}: a rate of 0 nodes per second", quoted(line))),
+        None => Err(format!("{}: {label:?} is not followed by a number", quoted(line))),
     })
 }
 
 /// Crafty 25.2 `bench`: the FIRST totals block (the one-thread run).
 pub fn parse_crafty(stdout: &str) -> Result<BenchFigures, String> {
-    let (nodes, after) = match number_after(stdout, 0, "Total nodes:") {
+    let (nodes, after) = match count_after(stdout, 0, "Total nodes:") {
         None => return Err("no \"Total nodes:\" line".to_string()),
         Some(r) => r?,
     };
     // The rate must belong to the same block: before any second block starts.
     let block_end = stdout[after..].find("Total nodes:").map(|i| after + i).unwrap_or(stdout.len());
-    let (nps, _) = match number_after(&stdout[..block_end], after, "Raw nodes per second:") {
+    let nps = match rate_after(&stdout[..block_end], after, "Raw nodes per second:") {
         None => return Err("no \"Raw nodes per second:\" line after the first \"Total nodes:\"".to_string()),
         Some(r) => r?,
     };
-    if nodes == 0.0 {
-        return Err("\"Total nodes:\" is 0".to_string());
-    }
-    Ok(BenchFigures { nodes: nodes as u64, nps })
+    Ok(BenchFigures { nodes, nps })
 }
 
 /// Whether Crafty's first totals block is complete (the run may stop).
@@ -162,10 +207,15 @@ fn crafty_count(s: &str) -> Option<(u64, u64)> {
         b'B' => (&s[..s.len() - 1], 1e9),
         _ => (s, 1.0),
     };
-    let v: f64 = digits.parse().ok().filter(|v: &f64| v.is_finite() && *v >= 0.0)?;
+    let v = plain_number(digits)?;
+    // Not `as u64`, which would saturate a count past u64 silently.
+    let count = (v * unit).round();
+    if count >= u64::MAX as f64 {
+        return None;
+    }
     let decimals = digits.split_once('.').map(|(_, d)| d.len() as i32).unwrap_or(0);
     let half_step = if unit == 1.0 { 0.0 } else { 0.5 * unit / 10f64.powi(decimals) };
-    Some(((v * unit).round() as u64, half_step.round() as u64))
+    Some((count as u64, half_step.round() as u64))
 }
 
 /// The value of `key=` among the whitespace-separated tokens of `line`.
@@ -188,25 +238,32 @@ pub fn parse_crafty_searches(stdout: &str, expected: usize) -> Result<CraftySear
     let mut pruned_seen = true;
     for line in stdout.lines() {
         if let (Some(t), Some(n)) = (field(line, "time"), field(line, "n")) {
-            let time: f64 = bare(t)
-                .parse()
-                .ok()
-                .filter(|v: &f64| v.is_finite() && *v >= 0.0)
-                .ok_or_else(|| format!("search {}: \"time={t}\" is not a time in seconds", searches + 1))?;
-            let n_nodes: u64 =
-                bare(n).parse().map_err(|_| format!("search {}: \"n={n}\" is not a node count", searches + 1))?;
-            searches += 1;
-            nodes += n_nodes;
+            let k = searches + 1;
+            let time = plain_number(bare(t))
+                .ok_or_else(|| format!("search {k}: \"time={t}\" is not a time in seconds in {}", quoted(line)))?;
+            let n_nodes = match plain_count(bare(n)) {
+                None => {
+                    return Err(format!("search {k}: \"n={n}\" is not a whole number of nodes in {}", quoted(line)))
+                }
+                Some(0) => return Err(format!("search {k}: \"n={n}\", no nodes searched, in {}", quoted(line))),
+                Some(v) => v,
+            };
+            searches = k;
+            nodes = nodes
+                .checked_add(n_nodes)
+                .ok_or_else(|| format!("search {k}: the node counts add up past 2^64 at {}", quoted(line)))?;
             time_s += time;
             pruned_seen = false;
         } else if let Some(p) = field(line, "pruned") {
             if pruned_seen {
                 return Err(format!("a \"pruned={p}\" line with no search summary of its own before it"));
             }
-            let (count, rounding) =
-                crafty_count(p).ok_or_else(|| format!("search {searches}: \"pruned={p}\" is not a count"))?;
-            pruned += count;
-            pruned_rounding += rounding;
+            let (count, rounding) = crafty_count(p)
+                .ok_or_else(|| format!("search {searches}: \"pruned={p}\" is not a count in {}", quoted(line)))?;
+            pruned = pruned
+                .checked_add(count)
+                .ok_or_else(|| format!("search {searches}: the pruned counts add up past 2^64 at {}", quoted(line)))?;
+            pruned_rounding = pruned_rounding.saturating_add(rounding);
             with_pruned += 1;
             pruned_seen = true;
         }
@@ -222,7 +279,8 @@ pub fn parse_crafty_searches(stdout: &str, expected: usize) -> Result<CraftySear
     if time_s <= 0.0 {
         return Err("the searches took 0.00 s in total by Crafty's clock: search deeper (--crafty-depth)".into());
     }
-    if pruned > nodes {
+    // All pruned would leave no position searched: a searched NPS of 0.
+    if pruned >= nodes {
         return Err(format!("{pruned} moves pruned of {nodes} made: the summaries do not add up"));
     }
     let pruned = (with_pruned > 0).then_some(pruned);
@@ -234,30 +292,19 @@ pub fn parse_crafty_searches(stdout: &str, expected: usize) -> Result<CraftySear
 /// them there.
 pub fn parse_stockfish(stderr: &str, stdout: &str) -> Result<BenchFigures, String> {
     let one = |text: &str| -> Option<Result<BenchFigures, String>> {
-        let (nodes, _) = match number_after(text, 0, "Nodes searched")? {
-            Ok(x) => x,
-            Err(_) => return Some(Err(malformed(text, "Nodes searched"))),
+        let nodes = match count_after(text, 0, "Nodes searched")? {
+            Ok((n, _)) => n,
+            Err(e) => return Some(Err(e)),
         };
-        let nps = match number_after(text, 0, "Nodes/second") {
-            None => return Some(Err("a \"Nodes searched\" line but no \"Nodes/second\" line".to_string())),
-            Some(Err(_)) => return Some(Err(malformed(text, "Nodes/second"))),
-            Some(Ok((v, _))) => v,
-        };
-        Some(if nodes == 0.0 {
-            Err("\"Nodes searched\" is 0".to_string())
-        } else {
-            Ok(BenchFigures { nodes: nodes as u64, nps })
+        Some(match rate_after(text, 0, "Nodes/second") {
+            None => Err("a \"Nodes searched\" line but no \"Nodes/second\" line".to_string()),
+            Some(Err(e)) => Err(e),
+            Some(Ok(nps)) => Ok(BenchFigures { nodes, nps }),
         })
     };
     one(stderr)
         .or_else(|| one(stdout))
         .unwrap_or_else(|| Err("no \"Nodes searched\" line on stderr or stdout".to_string()))
-}
-
-/// `Nodes searched  : N` has a colon between label and value.
-fn malformed(text: &str, label: &str) -> String {
-    let line = text.lines().find(|l| l.contains(label)).unwrap_or("").trim();
-    format!("malformed {label:?} line: {line:?}")
 }
 
 /// Stockfish's summary lines are `Label : value`: skip a colon before the
@@ -272,11 +319,13 @@ pub fn parse_ours(stdout: &str) -> Result<BenchFigures, String> {
     let last = stdout.lines().rev().map(str::trim).find(|l| !l.is_empty()).ok_or("no output")?;
     let w: Vec<&str> = last.split_whitespace().collect();
     match w.as_slice() {
-        [n, "nodes", r, "nps"] => match (n.parse::<u64>(), r.parse::<f64>()) {
-            (Ok(nodes), Ok(nps)) if nodes > 0 && nps.is_finite() && nps >= 0.0 => Ok(BenchFigures { nodes, nps }),
-            _ => Err(format!("last line {last:?}: bad numbers")),
+        [n, "nodes", r, "nps"] => match (plain_count(n), plain_number(r)) {
+            (Some(nodes), Some(nps)) if nodes > 0 && nps > 0.0 => Ok(BenchFigures { nodes, nps }),
+            (Some(0), _) => Err(format!("last line {}: no nodes searched", quoted(last))),
+            (_, Some(nps)) if nps <= 0.0 => Err(format!("last line {}: a rate of 0 nodes per second", quoted(last))),
+            _ => Err(format!("last line {}: bad numbers (a whole node count, a rate)", quoted(last))),
         },
-        _ => Err(format!("last line {last:?} is not \"<nodes> nodes <nps> nps\"")),
+        _ => Err(format!("last line {} is not \"<nodes> nodes <nps> nps\"", quoted(last))),
     }
 }
 
@@ -346,8 +395,10 @@ mod tests {
         let half = &CRAFTY[..CRAFTY.find("Raw nodes").unwrap() + "Raw nodes per second: 68".len()];
         assert!(!crafty_first_block_done(half));
         assert!(parse_crafty("Crafty v25.2\nWhite(1): bench\n").unwrap_err().contains("no \"Total nodes:\""));
-        assert!(parse_crafty("Total nodes: lots\nRaw nodes per second: 5\n").unwrap_err().contains("not a number"));
-        assert!(parse_crafty("Total nodes: 10\nRaw nodes per second: fast\n").unwrap_err().contains("not a number"));
+        let e = parse_crafty("Total nodes: lots\nRaw nodes per second: 5\n").unwrap_err();
+        assert_eq!(e, r#""Total nodes: lots": "Total nodes:" is not followed by a whole number of nodes"#);
+        let e = parse_crafty("Total nodes: 10\nRaw nodes per second: fast\n").unwrap_err();
+        assert_eq!(e, r#""Raw nodes per second: fast": "Raw nodes per second:" is not followed by a number"#);
         assert!(parse_crafty("Total nodes: 0\nRaw nodes per second: 5\n").unwrap_err().contains("is 0"));
         // A first block without its rate does not borrow the second block's.
         let two = "Total nodes: 10\nTotal elapsed time: 1\n\nTotal nodes: 20\nRaw nodes per second: 99\n";
@@ -365,8 +416,10 @@ mod tests {
         assert_eq!(parse_stockfish("", STOCKFISH).unwrap(), f);
         assert!(parse_stockfish("", "info depth 1\nbestmove e2e4\n").unwrap_err().contains("no \"Nodes searched\""));
         assert!(parse_stockfish("Nodes searched  : 12\n", "").unwrap_err().contains("no \"Nodes/second\""));
-        assert!(parse_stockfish("Nodes searched  : x\nNodes/second : 3\n", "").unwrap_err().contains("malformed"));
-        assert!(parse_stockfish("Nodes searched : 5\nNodes/second : ?\n", "").unwrap_err().contains("malformed"));
+        let e = parse_stockfish("Nodes searched  : x\nNodes/second : 3\n", "").unwrap_err();
+        assert!(e.starts_with("\"Nodes searched  : x\": ") && e.contains("whole number of nodes"), "{e}");
+        let e = parse_stockfish("Nodes searched : 5\nNodes/second : ?\n", "").unwrap_err();
+        assert!(e.starts_with("\"Nodes/second : ?\": ") && e.contains("not followed by a number"), "{e}");
     }
 
     #[test]
@@ -376,7 +429,7 @@ mod tests {
         assert!(parse_ours("").unwrap_err().contains("no output"));
         assert!(parse_ours("9233665 nodes\n").unwrap_err().contains("is not"));
         assert!(parse_ours("x nodes 5 nps\n").unwrap_err().contains("bad numbers"));
-        assert!(parse_ours("0 nodes 5 nps\n").unwrap_err().contains("bad numbers"));
+        assert!(parse_ours("0 nodes 5 nps\n").unwrap_err().contains("no nodes searched"));
     }
 
     #[test]
@@ -435,6 +488,66 @@ mod tests {
     }
 
     #[test]
+    fn zero_rates_and_odd_counts_are_refused_with_their_line() {
+        // Crafty's bench: a rate of 0 would make every ratio infinite.
+        let e = parse_crafty("Total nodes: 1000\nRaw nodes per second: 0\n").unwrap_err();
+        assert_eq!(e, r#""Raw nodes per second: 0": a rate of 0 nodes per second"#);
+        assert!(!crafty_first_block_done("Total nodes: 1000\nRaw nodes per second: 0\n"));
+        for count in ["1e300", "1.5e3", "+5", "-5", "1.5", "inf", "NaN", "18446744073709551616"] {
+            let e = parse_crafty(&format!("White(1): Total nodes: {count}\nRaw nodes per second: 5\n")).unwrap_err();
+            assert!(e.starts_with(&format!("\"White(1): Total nodes: {count}\": ")), "{e}");
+            assert!(e.ends_with("is not followed by a whole number of nodes"), "{e}");
+        }
+        for rate in ["0.0", "inf", "NaN", "1e9", "-5", "+5", ".", "1.2.3"] {
+            let e = parse_crafty(&format!("Total nodes: 10\nRaw nodes per second: {rate}\n")).unwrap_err();
+            assert!(e.starts_with(&format!("\"Raw nodes per second: {rate}\": ")), "{e}");
+        }
+        // Stockfish: the same, for either line.
+        let e = parse_stockfish("Nodes searched  : 3467381\nNodes/second    : 0\n", "").unwrap_err();
+        assert_eq!(e, r#""Nodes/second    : 0": a rate of 0 nodes per second"#);
+        let e = parse_stockfish("Nodes searched  : 1e300\nNodes/second    : 5\n", "").unwrap_err();
+        assert_eq!(e, r#""Nodes searched  : 1e300": "Nodes searched" is not followed by a whole number of nodes"#);
+        let e = parse_stockfish("", "Nodes searched  : 0\nNodes/second    : 5\n").unwrap_err();
+        assert_eq!(e, r#""Nodes searched  : 0": "Nodes searched" is 0"#);
+        // Ours.
+        assert_eq!(
+            parse_ours("100 nodes 0 nps\n").unwrap_err(),
+            r#"last line "100 nodes 0 nps": a rate of 0 nodes per second"#
+        );
+        assert!(parse_ours("100 nodes 0.0 nps\n").unwrap_err().contains("a rate of 0"));
+        for bad in
+            ["1e300 nodes 5 nps", "+100 nodes 5 nps", "100 nodes inf nps", "100 nodes NaN nps", "100 nodes -1 nps"]
+        {
+            let e = parse_ours(bad).unwrap_err();
+            assert_eq!(e, format!("last line {bad:?}: bad numbers (a whole node count, a rate)"));
+        }
+        // Plain figures still read, fractional rates included.
+        assert_eq!(parse_ours("100 nodes 2.5 nps\n").unwrap(), BenchFigures { nodes: 100, nps: 2.5 });
+    }
+
+    #[test]
+    fn crafty_summaries_with_no_or_odd_counts_are_refused() {
+        let bad = |t: &str, n: usize| parse_crafty_searches(t, n).unwrap_err();
+        let e = bad("time=1.00  n=1000\npruned=1\ntime=1.00  n=0  fh=0%\npruned=0\n", 2);
+        assert_eq!(e, r#"search 2: "n=0", no nodes searched, in "time=1.00  n=0  fh=0%""#);
+        let e = bad("time=1.00  n=1e6\npruned=1\n", 1);
+        assert_eq!(e, r#"search 1: "n=1e6" is not a whole number of nodes in "time=1.00  n=1e6""#);
+        assert!(bad("time=1.00  n=+6\npruned=1\n", 1).contains("\"n=+6\""));
+        assert!(bad("time=1e2  n=10\npruned=1\n", 1).contains("\"time=1e2\" is not a time"));
+        assert!(bad("time=inf  n=10\npruned=1\n", 1).contains("\"time=inf\""));
+        // Sums past u64 are refused, not wrapped.
+        let max = format!("time=1.00  n={}\n", u64::MAX);
+        assert!(bad(&max.repeat(2), 2).contains("search 2: the node counts add up past 2^64"));
+        assert!(bad("time=1.00  n=10\npruned=1e3\n", 1).contains("\"pruned=1e3\" is not a count"));
+        assert!(bad("time=1.00  n=10\npruned=99999999999B\n", 1).contains("is not a count"));
+        // Every move made pruned: nothing searched, so no searched NPS.
+        assert!(bad("time=1.00  n=10\npruned=10\n", 1).contains("10 moves pruned of 10 made"));
+        // Whatever parses has positive rates.
+        let (f, c) = parse(EngineKind::CraftyPositions, "time=0.01  n=1\npruned=0\n", "", 1).unwrap();
+        assert!(f.nps > 0.0 && c.unwrap().searched_nps().unwrap() > 0.0);
+    }
+
+    #[test]
     fn crafty_counts_and_their_rounding() {
         assert_eq!(crafty_count("548"), Some((548, 0)));
         assert_eq!(crafty_count("4K"), Some((4_000, 500)));
@@ -443,6 +556,9 @@ mod tests {
         assert_eq!(crafty_count("K"), None);
         assert_eq!(crafty_count("-3"), None);
         assert_eq!(crafty_count(""), None);
+        assert_eq!(crafty_count("1e3"), None);
+        assert_eq!(crafty_count("+3K"), None);
+        assert_eq!(crafty_count("20000000000B"), None);
     }
 
     #[test]

@@ -474,7 +474,7 @@ fn run_once(p: &Plan, a: &NpsArgs) -> Result<Outcome, String> {
         ""
     };
     let (figures, crafty) = baseline_engine::parse(p.kind, &f.stdout, &f.stderr, p.positions)
-        .map_err(|e| format!("{name} printed no bench result ({e}){hint}; last lines: {tail}"))?;
+        .map_err(|e| format!("{}: {name} printed no bench result ({e}){hint}; last lines: {tail}", p.label))?;
     let banner = baseline_engine::banner(&f.stdout, &f.stderr);
     Ok(Outcome { figures, crafty, finished: f, banner })
 }

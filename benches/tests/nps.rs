@@ -430,3 +430,35 @@ fn a_long_positions_script_answered_at_length_does_not_deadlock() {
     assert_eq!(positions.runs[0].crafty.unwrap().searches, 1500);
     assert_eq!(positions.runs[0].ending, "exited 0");
 }
+
+/// `boardbench nps` of `stockfish` beside our mailbox profile, one run.
+fn with_stockfish(stockfish: &Path, out: &Path) -> Output {
+    let fake = fixture("fake-engine.sh");
+    nps(
+        &["--stockfish", s(stockfish), "--engine", s(&fake), "--engine-profile", "mailbox", "--runs", "1"]
+            .into_iter()
+            .chain(["--out", s(out), "--no-plots", "--timeout", "60"])
+            .collect::<Vec<_>>(),
+        &[],
+    )
+}
+
+#[test]
+fn odd_figures_fail_naming_the_engine_and_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    // A rate of 0 would make the ratio infinite.
+    let zero = script(dir.path(), "zero-sf.sh", "echo 'Nodes searched  : 1000' >&2; echo 'Nodes/second    : 0' >&2");
+    fails_with(
+        &with_stockfish(&zero, dir.path()),
+        &format!(
+            "stockfish: {} printed no bench result (\"Nodes/second    : 0\": a rate of 0 nodes per second)",
+            s(&zero)
+        ),
+    );
+    // A count that is not a whole number would saturate.
+    let huge = script(dir.path(), "huge-sf.sh", "echo 'Nodes searched  : 1e300' >&2; echo 'Nodes/second    : 5' >&2");
+    fails_with(
+        &with_stockfish(&huge, dir.path()),
+        "\"Nodes searched  : 1e300\": \"Nodes searched\" is not followed by a whole number",
+    );
+}
