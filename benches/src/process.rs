@@ -14,7 +14,9 @@
 //!
 //! The stdin script is written from its own thread while stdout and stderr
 //! are drained, so a child that answers a long script with a lot of output
-//! cannot deadlock us and the timeout always applies.
+//! cannot deadlock us and the timeout always applies. Each stream is kept
+//! whole up to [`OUTPUT_CAP`]; a child that prints more is killed and the
+//! run is an error, so a runaway program cannot take the machine's memory.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -22,6 +24,12 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// The most output kept per stream (stdout, stderr). Far above any bench's
+/// output (Crafty searching our positions prints 2-3 KB per position, every
+/// summary of which is read), so only a runaway program reaches it; it is
+/// then killed, since the parsers need the whole output, not a part.
+pub const OUTPUT_CAP: usize = 32 << 20;
 
 /// What to run.
 pub struct Job<'a> {
@@ -87,11 +95,27 @@ impl Finished {
     }
 }
 
+/// Longest line [`last_lines`] shows, in characters.
+const LINE_SHOWN: usize = 200;
+
 /// The last `n` non-empty lines of `stdout` then `stderr`, joined by " | ".
 pub fn last_lines(stdout: &str, stderr: &str, n: usize) -> String {
+    // From the end, and each line shortened: the output may be up to
+    // OUTPUT_CAP, in one line or millions.
     let pick = |s: &str| -> Vec<String> {
-        let v: Vec<String> = s.lines().map(|l| l.trim().to_string()).filter(|l| !l.is_empty()).collect();
-        v[v.len().saturating_sub(n)..].to_vec()
+        let mut v: Vec<String> = s
+            .lines()
+            .rev()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .take(n)
+            .map(|l| match l.char_indices().nth(LINE_SHOWN) {
+                Some((at, _)) => format!("{}...", &l[..at]),
+                None => l.to_string(),
+            })
+            .collect();
+        v.reverse();
+        v
     };
     let mut all = pick(stdout);
     all.extend(pick(stderr));
@@ -161,9 +185,34 @@ fn tv(t: libc::timeval) -> Duration {
     Duration::from_secs(t.tv_sec.max(0) as u64) + Duration::from_micros(t.tv_usec.max(0) as u64)
 }
 
-/// Run `job` to completion (or until stopped or timed out).
+/// Run `job` to completion (or until stopped or timed out). A stream
+/// longer than [`OUTPUT_CAP`] is an error.
 #[cfg(target_os = "linux")]
 pub fn run(job: &Job) -> Result<Finished, String> {
+    run_capped(job, OUTPUT_CAP)
+}
+
+/// What a reader thread tells the deadline loop.
+#[cfg(target_os = "linux")]
+enum Signal {
+    /// `stop_when` held.
+    Stop,
+    /// This stream passed the output cap.
+    Overflow(&'static str),
+}
+
+/// Read `from` to its end into `into`, at most `cap` bytes; `false` once
+/// more than that came (reading stops there).
+#[cfg(target_os = "linux")]
+fn read_capped(from: &mut impl Read, into: &mut Vec<u8>, cap: usize) -> bool {
+    // One byte past the cap tells an over-long stream from one exactly at it.
+    let _ = from.take(cap as u64 + 1).read_to_end(into);
+    into.len() <= cap
+}
+
+/// [`run`] keeping at most `cap` bytes of each stream.
+#[cfg(target_os = "linux")]
+fn run_capped(job: &Job, cap: usize) -> Result<Finished, String> {
     use std::os::unix::process::CommandExt;
     let name = job.program.display().to_string();
     let mut cmd = Command::new(job.program);
@@ -205,7 +254,7 @@ pub fn run(job: &Job) -> Result<Finished, String> {
     let pid = child.id() as libc::pid_t;
     let out = Arc::new(Mutex::new(String::new()));
     let err = Arc::new(Mutex::new(String::new()));
-    let (tx, rx) = mpsc::channel::<&'static str>();
+    let (tx, rx) = mpsc::channel::<Signal>();
     let mut stdout = child.stdout.take().expect("piped");
     let mut stderr = child.stderr.take().expect("piped");
     let stdin = child.stdin.take();
@@ -213,29 +262,43 @@ pub fn run(job: &Job) -> Result<Finished, String> {
         let out_c = Arc::clone(&out);
         let tx_out = tx.clone();
         let stop_when = job.stop_when;
-        s.spawn(move || {
+        let out_reader = s.spawn(move || {
             let mut reader = BufReader::new(&mut stdout);
             let mut line = Vec::new();
-            let mut stopped = false;
+            let (mut stopped, mut total) = (false, 0usize);
             loop {
                 line.clear();
-                match reader.read_until(b'\n', &mut line) {
+                // Bounded, so a line with no end cannot outgrow the cap either.
+                let left = (cap - total) as u64 + 1;
+                match (&mut reader).take(left).read_until(b'\n', &mut line) {
                     Ok(0) | Err(_) => break,
-                    Ok(_) => {
+                    Ok(n) if total + n > cap => {
+                        // Kept up to the cap, for the error's last lines.
+                        line.truncate(cap - total);
+                        out_c.lock().expect("not poisoned").push_str(&String::from_utf8_lossy(&line));
+                        let _ = tx_out.send(Signal::Overflow("stdout"));
+                        break;
+                    }
+                    Ok(n) => {
+                        total += n;
                         let mut o = out_c.lock().expect("not poisoned");
                         o.push_str(&String::from_utf8_lossy(&line));
                         if !stopped && stop_when.is_some_and(|f| f(&o)) {
                             stopped = true;
-                            let _ = tx_out.send("stop");
+                            let _ = tx_out.send(Signal::Stop);
                         }
                     }
                 }
             }
         });
         let err_c = Arc::clone(&err);
-        s.spawn(move || {
+        let tx_err = tx.clone();
+        let err_reader = s.spawn(move || {
             let mut buf = Vec::new();
-            let _ = stderr.read_to_end(&mut buf);
+            if !read_capped(&mut stderr, &mut buf, cap) {
+                buf.truncate(cap);
+                let _ = tx_err.send(Signal::Overflow("stderr"));
+            }
             err_c.lock().expect("not poisoned").push_str(&String::from_utf8_lossy(&buf));
         });
         // Written while the readers drain the child's output, so neither
@@ -254,24 +317,29 @@ pub fn run(job: &Job) -> Result<Finished, String> {
             let _ = wtx.send((r, started.elapsed()));
         });
         drop(tx);
-        // Wait for the exit, a stop request, or the deadline (none when the
-        // timeout does not fit in an Instant).
+        // Wait for the exit, a stop request, too much output, or the
+        // deadline (none when the timeout does not fit in an Instant).
         let deadline = started.checked_add(job.timeout);
         let mut ending = None;
+        let mut overflow = None;
         let waited = loop {
             if let Ok(w) = wrx.try_recv() {
                 break w;
             }
             let left = deadline.map_or(Duration::MAX, |d| d.saturating_duration_since(Instant::now()));
-            if left.is_zero() && ending.is_none() {
+            let decided = ending.is_some() || overflow.is_some();
+            if left.is_zero() && !decided {
                 ending = Some(Ending::TimedOut);
                 // SAFETY: signals our child's own process group.
                 unsafe { libc::kill(-pid, libc::SIGKILL) };
                 continue;
             }
             match rx.recv_timeout(left.min(Duration::from_millis(5)).max(Duration::from_millis(1))) {
-                Ok(_) if ending.is_none() => {
-                    ending = Some(Ending::Stopped);
+                Ok(signal) if !decided => {
+                    match signal {
+                        Signal::Stop => ending = Some(Ending::Stopped),
+                        Signal::Overflow(stream) => overflow = Some(stream),
+                    }
                     // SAFETY: as above.
                     unsafe { libc::kill(-pid, libc::SIGKILL) };
                 }
@@ -281,6 +349,15 @@ pub fn run(job: &Job) -> Result<Finished, String> {
         // Helpers of the child may still hold the pipes: end the group.
         // SAFETY: as above; the group may already be gone.
         unsafe { libc::kill(-pid, libc::SIGKILL) };
+        // A child that exits right after printing too much can be waited
+        // for before a reader has seen the excess: ask them once they end.
+        let _ = (out_reader.join(), err_reader.join());
+        if ending.is_none() && overflow.is_none() {
+            overflow = rx.try_iter().find_map(|signal| match signal {
+                Signal::Overflow(stream) => Some(stream),
+                Signal::Stop => None,
+            });
+        }
         let ((status, usage), wall) = match waited {
             (Ok(x), wall) => (x, wall),
             (Err(e), _) => return Err(format!("waiting for {name}: {e}")),
@@ -292,15 +369,25 @@ pub fn run(job: &Job) -> Result<Finished, String> {
                 Ending::Signalled(libc::WTERMSIG(status))
             }
         });
-        Ok((ending, wall, tv(usage.ru_utime), tv(usage.ru_stime)))
+        Ok((ending, overflow, wall, tv(usage.ru_utime), tv(usage.ru_stime)))
     })
-    .map(|(ending, wall, user, system)| Finished {
-        stdout: std::mem::take(&mut *out.lock().expect("not poisoned")),
-        stderr: std::mem::take(&mut *err.lock().expect("not poisoned")),
-        ending,
-        wall,
-        user,
-        system,
+    .and_then(|(ending, overflow, wall, user, system)| {
+        let f = Finished {
+            stdout: std::mem::take(&mut *out.lock().expect("not poisoned")),
+            stderr: std::mem::take(&mut *err.lock().expect("not poisoned")),
+            ending,
+            wall,
+            user,
+            system,
+        };
+        match overflow {
+            None => Ok(f),
+            Some(stream) => Err(format!(
+                "{name} printed more than {} on {stream} (killed: no bench prints that much); last lines: {}",
+                if cap.is_multiple_of(1 << 20) { format!("{} MiB", cap >> 20) } else { format!("{cap} bytes") },
+                f.last_lines(3)
+            )),
+        }
     })
 }
 
@@ -351,19 +438,21 @@ mod tests {
     use super::*;
 
     fn sh(script: &str, timeout: Duration, stop: Option<&(dyn Fn(&str) -> bool + Sync)>) -> Finished {
-        sh_with(script, "hello\n", timeout, stop).unwrap()
+        sh_with(script, "hello\n", timeout, stop, None).unwrap()
     }
 
-    /// `script` run by /bin/sh with `stdin`.
+    /// `script` run by /bin/sh with `stdin`, keeping at most `cap` bytes a
+    /// stream (`None`: through [`run`], with its own cap).
     fn sh_with(
         script: &str,
         stdin: &str,
         timeout: Duration,
         stop: Option<&(dyn Fn(&str) -> bool + Sync)>,
+        cap: Option<usize>,
     ) -> Result<Finished, String> {
         let dir = TempDir::new("bb-proc-test").unwrap();
         let args = vec!["-c".to_string(), script.to_string()];
-        run(&Job {
+        let job = Job {
             program: Path::new("/bin/sh"),
             args: &args,
             stdin: Some(stdin),
@@ -373,7 +462,11 @@ mod tests {
             realtime: false,
             timeout,
             stop_when: stop,
-        })
+        };
+        match cap {
+            Some(cap) => run_capped(&job, cap),
+            None => run(&job),
+        }
     }
 
     /// `f()`, failing the test if it has not returned within `limit`
@@ -420,8 +513,9 @@ mod tests {
         let stdin = format!("{}\n", "p".repeat(999)).repeat(400);
         let script = "s=$(head -c 4096 /dev/zero | tr '\\0' x); n=0; \
                       while read -r l; do n=$((n+1)); echo \"$s\"; done; echo \"lines $n\"";
-        let f =
-            within(Duration::from_secs(120), move || sh_with(script, &stdin, Duration::from_secs(60), None).unwrap());
+        let f = within(Duration::from_secs(120), move || {
+            sh_with(script, &stdin, Duration::from_secs(60), None, None).unwrap()
+        });
         assert_eq!(f.ending, Ending::Exited(0), "{}", f.last_lines(2));
         assert!(f.stdout.ends_with("\nlines 400\n"), "{}", f.last_lines(2));
         assert_eq!(f.stdout.len(), 400 * 4097 + "lines 400\n".len());
@@ -433,7 +527,7 @@ mod tests {
         let t = Instant::now();
         let stdin = "x".repeat(512 << 10);
         let f = within(Duration::from_secs(60), move || {
-            sh_with("sleep 30", &stdin, Duration::from_millis(300), None).unwrap()
+            sh_with("sleep 30", &stdin, Duration::from_millis(300), None, None).unwrap()
         });
         assert_eq!(f.ending, Ending::TimedOut);
         assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
@@ -441,7 +535,7 @@ mod tests {
 
     #[test]
     fn a_child_that_exits_without_reading_its_input_is_no_error() {
-        let f = sh_with("echo done; exit 3", &"x".repeat(1 << 20), Duration::from_secs(30), None);
+        let f = sh_with("echo done; exit 3", &"x".repeat(1 << 20), Duration::from_secs(30), None, None);
         let f = f.unwrap();
         assert_eq!((f.ending, f.stdout.as_str()), (Ending::Exited(3), "done\n"));
     }
@@ -452,6 +546,39 @@ mod tests {
             let f = sh("read x; echo $x", timeout, None);
             assert_eq!((f.ending, f.stdout.as_str()), (Ending::Exited(0), "hello\n"));
         }
+    }
+
+    #[test]
+    fn output_past_the_cap_is_an_error() {
+        const MIB: usize = 1 << 20;
+        let t = Instant::now();
+        let capped = |script: &str| sh_with(script, "", Duration::from_secs(60), None, Some(MIB));
+        // Exactly the cap is kept whole, on either stream.
+        let f = capped("head -c 1048576 /dev/zero | tr '\\0' x").unwrap();
+        assert_eq!((f.stdout.len(), f.ending), (MIB, Ending::Exited(0)));
+        let f = capped("head -c 1048576 /dev/zero | tr '\\0' x >&2").unwrap();
+        assert_eq!(f.stderr.len(), MIB);
+        // One byte more, in lines or in one line that never ends, is not.
+        let e = capped("yes").unwrap_err();
+        assert!(e.starts_with("/bin/sh printed more than 1 MiB on stdout (killed"), "{e}");
+        assert!(e.ends_with("last lines: y | y | y"), "{e}");
+        let e = capped("head -c 1048577 /dev/zero | tr '\\0' x").unwrap_err();
+        assert!(e.contains("more than 1 MiB on stdout"), "{e}");
+        // Only the start of a long line is quoted.
+        assert!(e.ends_with(&format!("last lines: {}...", "x".repeat(LINE_SHOWN))), "{}", e.len());
+        let e = capped("echo start; yes >&2").unwrap_err();
+        assert!(e.contains("more than 1 MiB on stderr"), "{e}");
+        // Stopped by the cap, not by the timeout.
+        assert!(t.elapsed() < Duration::from_secs(30), "{:?}", t.elapsed());
+        // `run` itself keeps OUTPUT_CAP.
+        let e = sh_with(
+            &format!("head -c {} /dev/zero | tr '\\0' x", OUTPUT_CAP + 1),
+            "",
+            Duration::from_secs(60),
+            None,
+            None,
+        );
+        assert!(e.unwrap_err().contains(&format!("more than {} MiB on stdout", OUTPUT_CAP >> 20)));
     }
 
     #[test]
@@ -495,5 +622,7 @@ mod tests {
         assert_eq!(last_lines("a\nb\n\nc\n", "", 2), "b | c");
         assert_eq!(last_lines("a\n", "x\ny\n", 2), "x | y");
         assert_eq!(last_lines("", "", 3), "(no output)");
+        let long = "é".repeat(LINE_SHOWN + 1);
+        assert_eq!(last_lines(&long, "", 1), format!("{}...", "é".repeat(LINE_SHOWN)));
     }
 }

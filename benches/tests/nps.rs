@@ -462,3 +462,17 @@ fn odd_figures_fail_naming_the_engine_and_the_line() {
         "\"Nodes searched  : 1e300\": \"Nodes searched\" is not followed by a whole number",
     );
 }
+
+#[test]
+fn output_without_end_is_cut_at_the_cap() {
+    // Killed at the output cap, long before the timeout, instead of taking
+    // the machine's memory.
+    let dir = tempfile::tempdir().unwrap();
+    let t = Instant::now();
+    let yes = script(dir.path(), "yes-sf.sh", "exec yes \"$(head -c 1000 /dev/zero | tr '\\0' y)\"");
+    fails_with(
+        &with_stockfish(&yes, dir.path()),
+        &format!("stockfish: {} printed more than 32 MiB on stdout (killed", s(&yes)),
+    );
+    assert!(t.elapsed() < Duration::from_secs(50), "{:?}", t.elapsed());
+}
