@@ -393,8 +393,14 @@ pub fn validate(a: &NpsArgs) -> Result<(), String> {
     if a.profiles.is_empty() {
         return Err("no --engine-profile given".into());
     }
+    let mut seen: Vec<ProfileKind> = Vec::new();
     for p in &a.profiles {
-        p.parse::<engine::search::ProfileKind>().map_err(|e| format!("--engine-profile {p}: {e}"))?;
+        let kind = p.parse::<ProfileKind>().map_err(|e| format!("--engine-profile {p}: {e}"))?;
+        // Twice the same profile would be compared with nothing but itself.
+        if seen.contains(&kind) {
+            return Err(format!("--engine-profile {p}: {} is given more than once", kind.name()));
+        }
+        seen.push(kind);
     }
     if a.timeout.is_zero() {
         return Err("--timeout must be positive".into());
@@ -936,6 +942,11 @@ mod tests {
         a.core = None;
         assert!(validate(&a).is_ok());
         assert_eq!(validate(&base).unwrap_err().lines().count(), 1);
+        // A profile twice (in any spelling) has nothing to be compared with.
+        a.profiles = vec!["mailbox".into(), "bitboard".into(), "Mailbox".into()];
+        assert_eq!(validate(&a).unwrap_err(), "--engine-profile Mailbox: mailbox is given more than once");
+        pair.profiles = vec!["mailbox".into(), "mailbox".into()];
+        assert!(validate(&pair).unwrap_err().contains("mailbox is given more than once"));
         // A timeout past a week is refused here, so no run is ever started with it.
         a.profiles = vec!["mailbox".into()];
         a.timeout = Duration::from_secs(MAX_TIMEOUT_S);

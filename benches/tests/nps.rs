@@ -248,6 +248,10 @@ fn baseline_failures_are_one_clear_line() {
         "--engine-profile x",
     );
     fails_with(
+        &nps(&["--engine", s(&fake), "--engine-profile", "mailbox", "--engine-profile", "mailbox", "--out", d], &[]),
+        "--engine-profile mailbox: mailbox is given more than once",
+    );
+    fails_with(
         &nps(
             &["--stockfish", s(&fixture("fake-stockfish.sh")), "--engine", s(&dir.path().join("none")), "--out", d],
             &[],
