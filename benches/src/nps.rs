@@ -147,7 +147,7 @@ impl NpsCli {
 
 /// Run from the command line: the table (or JSON) on stdout; exit status.
 pub fn main(c: &NpsCli) -> Result<i32, String> {
-    let a = c.resolve(std::env::args().collect())?;
+    let a = c.resolve(crate::sysinfo::command_line())?;
     let r = run(&a)?;
     if c.json {
         println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
