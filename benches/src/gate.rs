@@ -1520,18 +1520,14 @@ pub fn check_flags(a: &GateCli) -> Result<f64, String> {
 pub fn common_benches(base: &[String], cand: &[String], only: &[String]) -> (Vec<String>, Vec<String>, Vec<String>) {
     let wanted = |n: &&String| only.is_empty() || only.contains(n);
     let both = cand.iter().filter(|n| base.contains(n)).filter(wanted).cloned().collect();
-    let missing = base
-        .iter()
-        .filter(|n| !cand.contains(n))
-        .filter(wanted)
-        .map(|n| format!("cannot judge benchmark {n}: the candidate has no such benchmark (removed or renamed?)"))
-        .collect();
-    let new = cand
-        .iter()
-        .filter(|n| !base.contains(n))
-        .filter(wanted)
-        .map(|n| format!("new benchmark {n}: only the candidate has it (not judged)"))
-        .collect();
+    // The wanted names of `names` that `other` lacks, each as `say` puts it.
+    let lacking = |names: &[String], other: &[String], say: &dyn Fn(&String) -> String| -> Vec<String> {
+        names.iter().filter(|n| !other.contains(n)).filter(wanted).map(say).collect()
+    };
+    let missing = lacking(base, cand, &|n| {
+        format!("cannot judge benchmark {n}: the candidate has no such benchmark (removed or renamed?)")
+    });
+    let new = lacking(cand, base, &|n| format!("new benchmark {n}: only the candidate has it (not judged)"));
     (both, missing, new)
 }
 
@@ -1869,16 +1865,26 @@ mod tests {
         assert!(t.too_noisy(), "{t:#?}");
         assert_ne!(decide(Some(&t), None).0, exit::PASS);
         // An instruction-count regression is definite even when timing is noisy.
-        let counts = CountOutcome {
+        let counts = count_outcome(vec![], 1, 3);
+        assert_eq!(decide(Some(&t), Some(&counts)).0, exit::REGRESSION);
+    }
+
+    /// An instruction-count outcome of `cases` with gungraun's `status`.
+    fn count_outcome(cases: Vec<CountCase>, regressions: usize, status: i32) -> CountOutcome {
+        CountOutcome {
             baseline: "b".into(),
             limit: 0.01,
             calls_per_pass: 32,
-            cases: vec![],
+            cases,
             new_cases: vec![],
-            regressions: 1,
-            gungraun_status: 3,
-        };
-        assert_eq!(decide(Some(&t), Some(&counts)).0, exit::REGRESSION);
+            regressions,
+            gungraun_status: status,
+        }
+    }
+
+    /// A getattacksbench case the registry does not have.
+    fn new_pext_case() -> SampleCase {
+        SampleCase { bucket: "opening".into(), arm: "pext".into(), floor: 5.0, median: 5.0, samples: 1 }
     }
 
     #[test]
@@ -1889,13 +1895,7 @@ mod tests {
         let mut cand = runs(&mut rng, 4, |_| 1.0, 0.0);
         for s in cand.iter_mut() {
             s.benches[0].cases.remove(1);
-            s.benches[1].cases.push(SampleCase {
-                bucket: "opening".into(),
-                arm: "pext".into(),
-                floor: 5.0,
-                median: 5.0,
-                samples: 1,
-            });
+            s.benches[1].cases.push(new_pext_case());
         }
         let t = analyse(&base, &cand, &aa, 0.03, 0.015);
         assert_eq!(t.cases.len(), 3);
@@ -1908,13 +1908,7 @@ mod tests {
         // A new case alone is no failure: nothing to regress from.
         let mut cand = base.clone();
         for s in cand.iter_mut() {
-            s.benches[1].cases.push(SampleCase {
-                bucket: "opening".into(),
-                arm: "pext".into(),
-                floor: 5.0,
-                median: 5.0,
-                samples: 1,
-            });
+            s.benches[1].cases.push(new_pext_case());
         }
         let t = analyse(&base, &cand, &aa, 0.03, 0.015);
         assert!(t.unmatched.is_empty() && t.new_cases.len() == 1, "{t:?}");
@@ -2020,15 +2014,7 @@ mod tests {
         let t = analyse(&[], &[], &[], 0.03, 0.06);
         assert_eq!(decide(Some(&t), None), (exit::ERROR, "cannot judge"));
         assert_eq!(decide(None, None), (exit::ERROR, "cannot judge"));
-        let counts = CountOutcome {
-            baseline: "b".into(),
-            limit: 0.01,
-            calls_per_pass: 32,
-            cases: vec![],
-            new_cases: vec![],
-            regressions: 0,
-            gungraun_status: 0,
-        };
+        let counts = count_outcome(vec![], 0, 0);
         assert_eq!(decide(None, Some(&counts)), (exit::ERROR, "cannot judge"));
         assert!(unjudged(None, Some(&counts)).iter().any(|u| u.contains("judged nothing")));
     }
@@ -2037,14 +2023,9 @@ mod tests {
     fn instruction_counts_the_candidate_lacks_are_not_a_pass() {
         let ids: Vec<CaseId> =
             CASES.iter().map(|&(b, k, a)| CaseId { bench: b.into(), bucket: k.into(), arm: a.into() }).collect();
-        let outcome = |cases: Vec<CountCase>| CountOutcome {
-            baseline: "b".into(),
-            limit: 0.01,
-            calls_per_pass: 32,
-            regressions: cases.iter().filter(|c| c.verdict == Verdict::Regression).count(),
-            cases,
-            new_cases: vec![],
-            gungraun_status: 0,
+        let outcome = |cases: Vec<CountCase>| {
+            let regressions = cases.iter().filter(|c| c.verdict == Verdict::Regression).count();
+            count_outcome(cases, regressions, 0)
         };
         // Every case renamed in the candidate (--no-timing: this is the only check).
         let gone = judge_counts(&ids, &[1000; 4], &[None; 4], 0.01);
