@@ -189,8 +189,9 @@ impl Uci {
     }
 
     /// The idle engine. A finite search still running is waited for (so
-    /// scripted input queues up as a GUI would); during `go infinite` the
-    /// command is refused with an error and `None` is returned.
+    /// scripted input queues up as a GUI would); during a search that runs
+    /// until `stop` (`go infinite`, a bare `go`) the command is refused
+    /// with an error and `None` is returned.
     fn idle_engine(&mut self, command: &str) -> Option<&mut Box<dyn Engine>> {
         if let Some(r) = self.running.take() {
             if r.until_stop && !r.done.load(Ordering::Acquire) {
