@@ -74,10 +74,9 @@ const LINE_QUOTED: usize = 120;
 
 /// `line` trimmed and shortened for an error message.
 fn quoted(line: &str) -> String {
-    let line = line.trim();
-    match line.char_indices().nth(LINE_QUOTED) {
-        Some((at, _)) => format!("{:?}...", &line[..at]),
-        None => format!("{line:?}"),
+    match crate::process::clip(line.trim(), LINE_QUOTED) {
+        (kept, true) => format!("{kept:?}..."),
+        (whole, false) => format!("{whole:?}"),
     }
 }
 

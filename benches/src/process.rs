@@ -98,6 +98,15 @@ impl Finished {
 /// Longest line [`last_lines`] shows, in characters.
 const LINE_SHOWN: usize = 200;
 
+/// The first `max` characters of `text`, and whether anything was cut
+/// (messages quote program output, which may be one line of megabytes).
+pub fn clip(text: &str, max: usize) -> (&str, bool) {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => (&text[..at], true),
+        None => (text, false),
+    }
+}
+
 /// The last `n` non-empty lines of `stdout` then `stderr`, joined by " | ".
 pub fn last_lines(stdout: &str, stderr: &str, n: usize) -> String {
     // From the end, and each line shortened: the output may be up to
@@ -109,9 +118,9 @@ pub fn last_lines(stdout: &str, stderr: &str, n: usize) -> String {
             .map(str::trim)
             .filter(|l| !l.is_empty())
             .take(n)
-            .map(|l| match l.char_indices().nth(LINE_SHOWN) {
-                Some((at, _)) => format!("{}...", &l[..at]),
-                None => l.to_string(),
+            .map(|l| match clip(l, LINE_SHOWN) {
+                (kept, true) => format!("{kept}..."),
+                (whole, false) => whole.to_string(),
             })
             .collect();
         v.reverse();
