@@ -129,6 +129,8 @@ pub fn count_men(fen: &str) -> Option<u32> {
 pub fn read_source(path: &Path) -> Result<Vec<Record>, DensityError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| DensityError::Unreadable { path: path.to_path_buf(), reason: e.to_string() })?;
+    // Editors on some systems start a UTF-8 file with a byte-order mark.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let csv = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"));
     let source = path.display().to_string();
     let mut out = Vec::new();
@@ -446,6 +448,16 @@ mod tests {
         let recs = read_source(&positions_positions_csv()).unwrap();
         assert!(recs.len() > 1000);
         assert!(recs.iter().all(|r| r.position().is_ok()));
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("bom.epd");
+        std::fs::write(&f, "\u{feff}4k3/8/8/8/8/8/8/4K2R w K -\n").unwrap();
+        let recs = read_source(&f).unwrap();
+        assert_eq!(recs.len(), 1);
+        assert!(recs[0].position().is_ok());
     }
 
     fn positions_positions_csv() -> PathBuf {

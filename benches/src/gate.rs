@@ -490,6 +490,23 @@ fn unjudgeable(id: &CaseId, ran: &[usize], builds: [&[BTreeMap<CaseId, (f64, Str
             }
         }
     }
+    // Floors in different units (TSC ticks against nanoseconds: the builds
+    // chose different clocks) would make a ratio of nothing.
+    let mut units = std::collections::BTreeSet::new();
+    for &r in ran {
+        for build in builds {
+            if let Some((_, unit)) = build[r].get(id) {
+                units.insert(unit.as_str());
+            }
+        }
+    }
+    if units.len() > 1 {
+        let list: Vec<&str> = units.into_iter().collect();
+        return Some(format!(
+            "its floors are in different units ({}): the builds measured with different clocks",
+            list.join(", ")
+        ));
+    }
     if bad.is_empty() {
         return None;
     }
@@ -1922,6 +1939,27 @@ mod tests {
             ["cannot judge case movegenbench opening mailbox: 1 of 12 processes: \
               the candidate process of round 3 did not measure it"]
         );
+    }
+
+    #[test]
+    fn floors_in_different_units_are_not_compared() {
+        let mut rng = Rng::new(4);
+        let base = runs(&mut rng, 4, |_| 1.0, 0.0);
+        let aa = base.clone();
+        // The candidate's getattacksbench fell back to nanoseconds.
+        let mut cand = base.clone();
+        for s in cand.iter_mut() {
+            s.benches[1].unit = "ns per call".into();
+        }
+        let t = analyse(&base, &cand, &aa, 0.03, 0.015);
+        assert_eq!(t.cases.len(), 2, "{t:?}");
+        assert_eq!(t.unmatched.len(), 2, "{t:?}");
+        assert_eq!(
+            t.unmatched[0],
+            "cannot judge case getattacksbench endgame mailbox: its floors are in different units \
+             (ns per call, ticks per call): the builds measured with different clocks"
+        );
+        assert_eq!(decide(Some(&t), None), (exit::ERROR, "cannot judge"));
     }
 
     /// A candidate 10x slower on every case.

@@ -17,6 +17,9 @@
 //! cannot deadlock us and the timeout always applies. Each stream is kept
 //! whole up to [`OUTPUT_CAP`]; a child that prints more is killed and the
 //! run is an error, so a runaway program cannot take the machine's memory.
+//! A process the child starts that leaves its group (a daemon) is not
+//! killed with it; once the child is gone we stop waiting on the pipes it
+//! may still hold.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -210,6 +213,75 @@ enum Signal {
     Overflow(&'static str),
 }
 
+/// How long the readers keep draining a stream after the child is gone
+/// while data still comes (from a process that escaped its group).
+#[cfg(target_os = "linux")]
+const DRAIN_GRACE: Duration = Duration::from_secs(1);
+
+/// One end of a pipe to the child that stops waiting once the child is
+/// gone (`gone` set): a process it started that left its group (`setsid`,
+/// a daemon) is not killed with the group and may hold the pipe open
+/// forever. Until then it blocks like the pipe; afterwards it takes only
+/// what is already there (for at most [`DRAIN_GRACE`]), then reads as the
+/// end of the stream, or fails to write.
+#[cfg(target_os = "linux")]
+struct UntilGone<'a, P> {
+    pipe: P,
+    gone: &'a std::sync::OnceLock<Instant>,
+}
+
+#[cfg(target_os = "linux")]
+impl<P: std::os::fd::AsRawFd> UntilGone<'_, P> {
+    /// Whether the pipe is ready for `events` (or closed, or in error: the
+    /// read or write then says so); `false` once the child is gone and it
+    /// is not.
+    fn ready(&self, events: libc::c_short) -> bool {
+        loop {
+            let gone = self.gone.get();
+            if gone.is_some_and(|t| t.elapsed() > DRAIN_GRACE) {
+                return false;
+            }
+            let mut fd = libc::pollfd { fd: self.pipe.as_raw_fd(), events, revents: 0 };
+            // Short waits, so that the child's end is noticed.
+            let wait_ms = if gone.is_some() { 0 } else { 20 };
+            // SAFETY: one valid pollfd, for a descriptor we own.
+            let r = unsafe { libc::poll(&mut fd, 1, wait_ms) };
+            if r > 0 || (r < 0 && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted) {
+                return true;
+            }
+            if r == 0 && gone.is_some() {
+                return false;
+            }
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl<P: Read + std::os::fd::AsRawFd> Read for UntilGone<'_, P> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.ready(libc::POLLIN) {
+            self.pipe.read(buf)
+        } else {
+            Ok(0)
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl<P: Write + std::os::fd::AsRawFd> Write for UntilGone<'_, P> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.ready(libc::POLLOUT) {
+            self.pipe.write(buf)
+        } else {
+            Err(std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the child is gone"))
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.pipe.flush()
+    }
+}
+
 /// Read `from` to its end into `into`, at most `cap` bytes; `false` once
 /// more than that came (reading stops there).
 #[cfg(target_os = "linux")]
@@ -264,9 +336,11 @@ fn run_capped(job: &Job, cap: usize) -> Result<Finished, String> {
     let out = Arc::new(Mutex::new(String::new()));
     let err = Arc::new(Mutex::new(String::new()));
     let (tx, rx) = mpsc::channel::<Signal>();
-    let mut stdout = child.stdout.take().expect("piped");
-    let mut stderr = child.stderr.take().expect("piped");
-    let stdin = child.stdin.take();
+    // Set once the child has been waited for and its group killed.
+    let gone = std::sync::OnceLock::new();
+    let mut stdout = UntilGone { pipe: child.stdout.take().expect("piped"), gone: &gone };
+    let mut stderr = UntilGone { pipe: child.stderr.take().expect("piped"), gone: &gone };
+    let stdin = child.stdin.take().map(|pipe| UntilGone { pipe, gone: &gone });
     std::thread::scope(|s| {
         let out_c = Arc::clone(&out);
         let tx_out = tx.clone();
@@ -358,6 +432,8 @@ fn run_capped(job: &Job, cap: usize) -> Result<Finished, String> {
         // Helpers of the child may still hold the pipes: end the group.
         // SAFETY: as above; the group may already be gone.
         unsafe { libc::kill(-pid, libc::SIGKILL) };
+        // One that left the group may hold them still: stop waiting on it.
+        let _ = gone.set(Instant::now());
         // A child that exits right after printing too much can be waited
         // for before a reader has seen the excess: ask them once they end.
         let _ = (out_reader.join(), err_reader.join());
@@ -513,6 +589,20 @@ mod tests {
         assert_eq!(f.ending, Ending::TimedOut);
         assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
         assert_eq!(f.stdout, "started\n");
+    }
+
+    #[test]
+    fn a_helper_that_left_the_group_does_not_hold_the_run() {
+        // `setsid` puts the sleep in a session of its own, out of reach of
+        // the group kill, holding stdout, stderr and the unread stdin.
+        let script = "setsid sleep 30 & echo started; echo warn >&2; sleep 0.2; exit 3";
+        let long_stdin = "x".repeat(1 << 20);
+        let f = within(Duration::from_secs(10), move || {
+            sh_with(script, &long_stdin, Duration::from_secs(20), None, None).unwrap()
+        });
+        assert_eq!(f.ending, Ending::Exited(3));
+        assert_eq!(f.stdout, "started\n");
+        assert_eq!(f.stderr, "warn\n");
     }
 
     #[test]
