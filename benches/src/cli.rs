@@ -445,14 +445,29 @@ pub fn execute(args: &RunArgs, entries: &[&Entry], argv: Vec<String>) -> Result<
     Ok(Outcome { report, json, plots, controls_failed })
 }
 
+/// Write `text` to stdout. A reader that has gone away (`| head` that has
+/// read enough, `| true`) ends the output quietly, as a Unix tool does;
+/// any other failure is an error, never the panic `print!` makes of it.
+pub fn print_out(text: &str) -> Result<(), String> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("cannot write to stdout: {e}")),
+        _ => Ok(()),
+    }
+}
+
 /// Print the table and where things went; the exit status for the outcome.
 pub fn finish(outcome: &Outcome, strict: bool) -> i32 {
-    println!("{}", table::run_table(&outcome.report));
-    println!("JSON:  {}", outcome.json.display());
+    let mut text = format!("{}\nJSON:  {}\n", table::run_table(&outcome.report), outcome.json.display());
     if let Some(dir) = outcome.plots.first().and_then(|p| p.parent()) {
-        println!("plots: {} ({} files)", dir.display(), outcome.plots.len());
+        text.push_str(&format!("plots: {} ({} files)\n", dir.display(), outcome.plots.len()));
     }
-    println!("took {:.1} s", outcome.report.metadata.duration_s);
+    text.push_str(&format!("took {:.1} s\n", outcome.report.metadata.duration_s));
+    if let Err(e) = print_out(&text) {
+        eprintln!("boardbench: {e}");
+        return 1;
+    }
     if outcome.controls_failed > 0 {
         eprintln!("boardbench: {} control(s) outside their bounds (see the table)", outcome.controls_failed);
         if strict {

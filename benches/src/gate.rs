@@ -223,7 +223,7 @@ pub fn sample_main(a: &SampleCli) -> Result<i32, String> {
         clock: info,
         benches,
     };
-    println!("{}", serde_json::to_string(&sample).map_err(|e| e.to_string())?);
+    crate::cli::print_out(&format!("{}\n", serde_json::to_string(&sample).map_err(|e| e.to_string())?))?;
     Ok(0)
 }
 
@@ -336,7 +336,7 @@ pub fn cases_main(a: &CasesCli) -> Result<i32, String> {
     for w in without {
         eprintln!("boardbench: note: {w} does not measure through suite::measure; the gate cannot count it");
     }
-    print!("{}", cases_text(&cases));
+    crate::cli::print_out(&cases_text(&cases))?;
     Ok(0)
 }
 
@@ -1704,10 +1704,13 @@ pub fn gate_main(a: &GateCli) -> Result<i32, String> {
     write_atomic(&out_dir.join(format!("{stamp}.json")), &bytes).map_err(|e| e.to_string())?;
     write_atomic(&out_dir.join("gate-latest.json"), &bytes).map_err(|e| e.to_string())?;
     if a.json {
-        println!("{}", serde_json::to_string(&report).map_err(|e| e.to_string())?);
+        crate::cli::print_out(&format!("{}\n", serde_json::to_string(&report).map_err(|e| e.to_string())?))?;
     } else {
-        print!("{}", tables(&report));
-        println!("JSON:  {}", out_dir.join(format!("{stamp}.json")).display());
+        crate::cli::print_out(&format!(
+            "{}JSON:  {}\n",
+            tables(&report),
+            out_dir.join(format!("{stamp}.json")).display()
+        ))?;
     }
     if status != exit::PASS {
         eprintln!("boardbench: {}", summary_line(&report));

@@ -112,7 +112,11 @@ fn derive(out: &std::path::Path, per_count: usize, seed: u64) -> Result<i32, Str
          # regenerate with: cargo run --release -p boardbench -- derive-positions --per-count {per_count} --seed {seed:#x}\n{body}"
     );
     boardbench::report::write_atomic(out, text.as_bytes()).map_err(|e| e.to_string())?;
-    println!("wrote {} ({} positions for men counts {counts:?})", out.display(), body.lines().count());
+    cli::print_out(&format!(
+        "wrote {} ({} positions for men counts {counts:?})\n",
+        out.display(),
+        body.lines().count()
+    ))?;
     Ok(0)
 }
 
@@ -153,10 +157,9 @@ fn main() -> ExitCode {
         Command::Run { names, args } => run(names, args),
         Command::List => {
             let width = benchmarks::REGISTRY.iter().map(|e| e.name.len()).max().unwrap_or(0);
-            for e in benchmarks::REGISTRY {
-                println!("{:<width$}  {}", e.name, e.about);
-            }
-            Ok(0)
+            let text: String =
+                benchmarks::REGISTRY.iter().map(|e| format!("{:<width$}  {}\n", e.name, e.about)).collect();
+            cli::print_out(&text).map(|()| 0)
         }
         Command::DerivePositions { out, per_count, seed } => derive(out, *per_count as usize, *seed),
         Command::Nps(a) => boardbench::nps::main(a),

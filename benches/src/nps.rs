@@ -150,13 +150,13 @@ pub fn main(c: &NpsCli) -> Result<i32, String> {
     let a = c.resolve(crate::sysinfo::command_line())?;
     let r = run(&a)?;
     if c.json {
-        println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
+        crate::cli::print_out(&format!("{}\n", serde_json::to_string(&r).map_err(|e| e.to_string())?))?;
     } else {
-        print!("{}", table(&r));
-        println!("JSON:  {}", a.out.join("nps-latest.json").display());
+        let mut text = format!("{}JSON:  {}\n", table(&r), a.out.join("nps-latest.json").display());
         if let Some(p) = r.plots.iter().find(|p| p.ends_with(".png")) {
-            println!("plot:  {}", a.out.join(p).display());
+            text.push_str(&format!("plot:  {}\n", a.out.join(p).display()));
         }
+        crate::cli::print_out(&text)?;
     }
     Ok(0)
 }

@@ -170,3 +170,24 @@ fn quick_run_writes_json_and_plots() {
         assert!(t.groups.iter().any(|g| g.term == "rooks" && g.ticks > 0.0), "{t:?}");
     }
 }
+
+/// Output into a pipe whose reader is gone (`boardbench list | true`, a
+/// `| head` that has read enough) ends the program quietly, not in a panic.
+#[test]
+fn closed_stdout_is_not_a_panic() {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let mut fds = [0; 2];
+    // SAFETY: pipe() fills two new descriptors, which are owned below.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: both descriptors were just created and are owned only here.
+    let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    drop(read);
+    let out = Command::new(env!("CARGO_BIN_EXE_boardbench"))
+        .arg("list")
+        .stdout(std::process::Stdio::from(write))
+        .output()
+        .expect("the binary runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.status.success(), "{:?}: {err}", out.status);
+}
