@@ -1554,11 +1554,7 @@ pub fn gate_main(a: &GateCli) -> Result<i32, String> {
     let date_secs = sysinfo::now_secs();
     let load_start = sysinfo::load_average();
     let aa_bound = check_flags(a)?;
-    let n_cores = sysinfo::cpu_count();
-    let core = a.core.unwrap_or(n_cores - 1);
-    if core >= n_cores {
-        return Err(format!("--core {core}: no such core (this machine has cores 0..{})", n_cores - 1));
-    }
+    let core = crate::pin::choose_core(a.core)?;
     if !a.no_callgrind {
         callgrind_preflight()?;
     }

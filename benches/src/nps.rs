@@ -135,7 +135,7 @@ impl NpsCli {
             crafty_positions_depth: (!self.no_crafty_positions).then_some(self.crafty_depth),
             stockfish_bench: self.stockfish_bench.clone(),
             runs: self.runs as usize,
-            core: Some(self.core.unwrap_or_else(|| sysinfo::cpu_count() - 1)),
+            core: Some(crate::pin::choose_core(self.core)?),
             realtime: self.realtime,
             timeout: Duration::from_secs(self.timeout),
             out: self.out.clone().unwrap_or_else(crate::cli::default_out_dir),
@@ -409,10 +409,7 @@ pub fn validate(a: &NpsArgs) -> Result<(), String> {
         return Err(format!("--timeout {}: at most {MAX_TIMEOUT_S} s (a week)", a.timeout.as_secs()));
     }
     if let Some(c) = a.core {
-        let n = sysinfo::cpu_count();
-        if c >= n {
-            return Err(format!("--core {c}: no such core (this machine has cores 0..{})", n - 1));
-        }
+        crate::pin::choose_core(Some(c))?;
     }
     report::check_writable(&a.out).map_err(|e| format!("output directory: {e}"))?;
     Ok(())

@@ -145,15 +145,7 @@ pub fn pin(requested: Option<usize>) -> Result<Pinning, String> {
             realtime_detail: "not requested".to_string(),
         });
     };
-    let mut available: Vec<usize> = ids.iter().map(|c| c.id).collect();
-    available.sort_unstable();
-    let core = match requested {
-        Some(c) if !available.contains(&c) => {
-            return Err(format!("--core {c}: no such core (this machine has cores {available:?})"));
-        }
-        Some(c) => c,
-        None => *available.last().expect("non-empty"),
-    };
+    let core = choose_among(&ids, requested)?;
     let id = ids.into_iter().find(|c| c.id == core).expect("core is in the list");
     let pinned = core_affinity::set_for_current(id);
     let allowed = allowed_cpus();
@@ -172,6 +164,33 @@ pub fn pin(requested: Option<usize>) -> Result<Pinning, String> {
         realtime: false,
         realtime_detail: "not requested".to_string(),
     })
+}
+
+/// The core to run on: `requested` if this process may run there, else an
+/// error naming the cores it may use; by default the last of them (core 0
+/// takes most interrupts). The cores are those of this process's affinity
+/// mask, not all the machine's: under `taskset -c 1` or in a container
+/// limited to some CPUs, only those.
+pub fn choose_core(requested: Option<usize>) -> Result<usize, String> {
+    match core_affinity::get_core_ids().filter(|v| !v.is_empty()) {
+        Some(ids) => choose_among(&ids, requested),
+        None => Err(match requested {
+            Some(c) => format!("--core {c}: this OS does not report its cores, cannot pin"),
+            None => "this OS does not report its cores, cannot pin".to_string(),
+        }),
+    }
+}
+
+fn choose_among(ids: &[core_affinity::CoreId], requested: Option<usize>) -> Result<usize, String> {
+    let mut available: Vec<usize> = ids.iter().map(|c| c.id).collect();
+    available.sort_unstable();
+    match requested {
+        Some(c) if !available.contains(&c) => {
+            Err(format!("--core {c}: no such core (this process may run on cores {available:?})"))
+        }
+        Some(c) => Ok(c),
+        None => Ok(*available.last().expect("non-empty")),
+    }
 }
 
 /// `Cpus_allowed_list` of the calling thread (Linux).

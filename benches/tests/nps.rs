@@ -480,3 +480,45 @@ fn output_without_end_is_cut_at_the_cap() {
     );
     assert!(t.elapsed() < Duration::from_secs(50), "{:?}", t.elapsed());
 }
+
+/// Under an affinity mask (`taskset -c N`, a container's CPU set) the cores
+/// are those this process may use, not 0..count: the last of them is
+/// accepted and is the default.
+#[test]
+fn cores_are_those_the_process_may_use() {
+    use std::os::unix::process::CommandExt;
+    let last = core_affinity::get_core_ids().and_then(|ids| ids.iter().map(|c| c.id).max()).expect("cores listed");
+    let dir = tempfile::tempdir().unwrap();
+    let run = |core: Option<usize>| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_boardbench"));
+        c.arg("nps").env_remove("FAKE_MODE");
+        c.args(["--stockfish", s(&fixture("fake-stockfish.sh")), "--engine", s(&fixture("fake-engine.sh"))]);
+        c.args(["--engine-profile", "bitboard", "--runs", "1", "--no-plots", "--json", "--out", s(dir.path())]);
+        if let Some(core) = core {
+            c.args(["--core", &core.to_string()]);
+        }
+        // SAFETY: sched_setaffinity on the child between fork and exec.
+        unsafe {
+            c.pre_exec(move || {
+                let mut set: libc::cpu_set_t = std::mem::zeroed();
+                libc::CPU_SET(last, &mut set);
+                if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        c.output().expect("boardbench runs")
+    };
+    for core in [Some(last), None] {
+        let out = run(core);
+        assert!(out.status.success(), "{core:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let r: NpsReport = serde_json::from_slice(&out.stdout).expect("one JSON object");
+        assert_eq!(r.metadata.core, Some(last), "{core:?}");
+    }
+    if last > 0 {
+        // A core outside the mask is refused, naming the ones allowed.
+        let out = run(Some(0));
+        fails_with(&out, &format!("--core 0: no such core (this process may run on cores [{last}])"));
+    }
+}
