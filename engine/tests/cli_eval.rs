@@ -19,6 +19,7 @@ fn rejects(args: &[&str], needle: &str) {
     assert!(!out.status.success(), "{args:?} succeeded");
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(stderr.contains(needle), "{args:?}: {stderr:?} lacks {needle:?}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
 }
 
 fn temp_dir(name: &str) -> PathBuf {

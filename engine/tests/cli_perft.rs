@@ -23,10 +23,8 @@ fn rejects(args: &[&str], needle: &str) {
     assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
     assert!(stderr.to_lowercase().contains(&needle.to_lowercase()), "{args:?}: {stderr:?} lacks {needle:?}");
     assert!(stderr.starts_with("error: "), "{stderr}");
-    // Our own errors are one line; clap's usage errors add a hint to try --help.
-    if !stderr.contains("--help") {
-        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
-    }
+    // One line, ours or clap's (bad flags too).
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
 }
 
 #[test]
@@ -93,4 +91,26 @@ fn bad_input_gets_one_line_errors() {
     rejects(&["perft-suite", "/nonexistent/file.epd"], "cannot read");
     rejects(&["perft-suite", "/nonexistent/file.epd", "--max-depth", "99"], "--max-depth 99 is too deep");
     rejects(&["no-such-command"], "unrecognized subcommand");
+}
+
+/// Flags clap refuses get one line and exit 2 like any other bad input (not
+/// clap's usage block, nor `evaldna`'s whole help for a missing subcommand);
+/// `--help` and `--version` still print in full and exit 0.
+#[test]
+fn flag_errors_are_one_line_with_exit_2() {
+    for (args, needle) in [
+        (&["bench", "--bogus"][..], "unexpected argument '--bogus'"),
+        (&["uci", "--json"][..], "unexpected argument '--json'"),
+        (&["perft", "--depth", "2", "--fen"][..], "a value is required for '--fen"),
+        (&["evaldna"][..], "a subcommand is missing: engine evaldna"),
+    ] {
+        let out = engine(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        rejects(args, needle);
+    }
+    for args in [&["--help"][..], &["perft", "--help"][..], &["--version"][..]] {
+        let out = engine(args);
+        assert!(out.status.success(), "{args:?}");
+        assert!(!out.stdout.is_empty() && out.stderr.is_empty(), "{args:?}");
+    }
 }

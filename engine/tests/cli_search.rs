@@ -27,6 +27,7 @@ fn rejects(args: &[&str], needle: &str) {
     assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
     assert!(stderr.to_lowercase().contains(&needle.to_lowercase()), "{args:?}: {stderr:?} lacks {needle:?}");
     assert!(stderr.starts_with("error: "), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
 }
 
 #[test]

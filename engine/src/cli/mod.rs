@@ -1,6 +1,7 @@
-//! Command-line front end. Every subcommand takes `--json` and then prints
-//! exactly one JSON object on stdout. Errors are one line on stderr and a
-//! non-zero exit status: 2 for bad input, 1 for a failed check.
+//! Command-line front end. Every subcommand but `uci` takes `--json` and
+//! then prints exactly one JSON object on stdout. Errors, bad flags among
+//! them, are one line on stderr and a non-zero exit status: 2 for bad input,
+//! 1 for a failed check.
 
 mod bench;
 mod defects;
@@ -10,6 +11,7 @@ mod perft;
 mod see;
 mod suite;
 
+use clap::error::ErrorKind;
 use clap::{Parser, Subcommand, ValueEnum};
 use engine::position::epd::{load_file, Epd};
 use engine::Position;
@@ -127,7 +129,10 @@ pub fn check_sliders(sliders: SlidersArg) -> CliResult {
 }
 
 pub fn run() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(&e),
+    };
     let result = match cli.command {
         Some(Command::Perft(a)) => perft::perft(a),
         Some(Command::PerftSuite(a)) => perft::suite(a),
@@ -152,5 +157,39 @@ pub fn run() -> ExitCode {
             eprintln!("error: {}", e.message);
             ExitCode::from(if e.bad_input { 2 } else { 1 })
         }
+    }
+}
+
+/// What a command line clap refused gets: `--help` and `--version` print as
+/// usual (exit 0); anything else is one line on stderr, clap's message up to
+/// its first blank line (a missing argument's name is on the next line)
+/// without the usage block (for a missing subcommand, the usage line), and
+/// exit 2.
+fn usage_error(e: &clap::Error) -> ExitCode {
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) || !e.use_stderr() {
+        let _ = e.print();
+        return ExitCode::SUCCESS;
+    }
+    let text = e.to_string();
+    if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        // `engine evaldna` alone: clap would print the whole help.
+        let usage = text.lines().find_map(|l| l.trim().strip_prefix("Usage: ")).unwrap_or("engine");
+        eprintln!("error: a subcommand is missing: {usage} (try --help)");
+    } else {
+        eprintln!("error: {} (try --help)", one_line(&text));
+    }
+    ExitCode::from(2)
+}
+
+/// Clap's rendered error as one line: its lines up to the first blank one,
+/// trimmed and joined, without the leading "error: ".
+fn one_line(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().map(str::trim).take_while(|l| !l.is_empty()).collect();
+    let message = lines.join(" ");
+    let message = message.trim_start_matches("error: ");
+    if message.is_empty() {
+        "bad arguments".to_string()
+    } else {
+        message.to_string()
     }
 }
