@@ -63,6 +63,9 @@ pub const REPORT_SCHEMA: &str = "boardbench.gate/1";
 pub mod exit {
     pub const PASS: i32 = 0;
     pub const ERROR: i32 = 1;
+    /// A flag out of its range or flags that leave nothing to do (clap's own
+    /// refusals exit 2 too).
+    pub const USAGE: i32 = 2;
     pub const REGRESSION: i32 = 3;
     pub const TOO_NOISY: i32 = 4;
 }
@@ -1548,13 +1551,28 @@ pub fn common_benches(base: &[String], cand: &[String], only: &[String]) -> (Vec
     (both, missing, new)
 }
 
+/// Say what is wrong with the flags, in the one line every error gets; the
+/// usage exit status.
+fn usage_error(why: &str) -> i32 {
+    eprintln!("boardbench: {why}");
+    exit::USAGE
+}
+
 /// Run the gate; the exit status.
 pub fn gate_main(a: &GateCli) -> Result<i32, String> {
     let started = Instant::now();
     let date_secs = sysinfo::now_secs();
     let load_start = sysinfo::load_average();
-    let aa_bound = check_flags(a)?;
-    let core = crate::pin::choose_core(a.core)?;
+    // A bad flag is a usage error (exit 2), as clap's refusals are; only
+    // what goes wrong after the flags are accepted exits 1.
+    let aa_bound = match check_flags(a) {
+        Ok(bound) => bound,
+        Err(e) => return Ok(usage_error(&e)),
+    };
+    let core = match crate::pin::choose_core(a.core) {
+        Ok(core) => core,
+        Err(e) => return Ok(usage_error(&e)),
+    };
     if !a.no_callgrind {
         callgrind_preflight()?;
     }
@@ -2175,6 +2193,24 @@ mod tests {
         assert!(e.starts_with("--bench nosuchbench: no such benchmark") && e.contains("movegenbench"), "{e}");
         // Another revision's names are known only after its build.
         assert!(check_flags(&gate_cli(&["--candidate", "HEAD", "--bench", "nosuchbench"])).is_ok());
+    }
+
+    /// benches/README: "2 usage", "1 error (bad revision, build failure, ...)".
+    /// A flag out of its range exits 2 like one clap refuses, before anything
+    /// is built, locked or written.
+    #[test]
+    fn flags_out_of_range_exit_with_the_usage_status() {
+        for args in [
+            &["--threshold", "0"][..],
+            &["--aa-bound", "201"],
+            &["--seconds", "61"],
+            &["--callgrind-limit", "0"],
+            &["--no-timing", "--no-callgrind"],
+            &["--bench", "nosuchbench", "--no-callgrind"],
+            &["--core", "100000", "--no-callgrind"],
+        ] {
+            assert_eq!(gate_main(&gate_cli(args)), Ok(exit::USAGE), "{args:?}");
+        }
     }
 
     #[test]

@@ -51,7 +51,7 @@ enum Command {
     Nps(boardbench::nps::NpsCli),
     /// Commit gate: fail when a routine got slower than in --base (timing
     /// by process with an A/A control, and gungraun instruction counts).
-    /// Exit 0 pass, 3 regression, 4 too noisy to judge, 1 error.
+    /// Exit 0 pass, 3 regression, 4 too noisy to judge, 1 error, 2 usage.
     Gate(boardbench::gate::GateCli),
     /// (for the gate) One short timing run of this build, JSON on stdout.
     #[command(hide = true)]
