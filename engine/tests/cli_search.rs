@@ -117,7 +117,7 @@ fn bad_input_is_rejected_with_one_line() {
         rejects(&["bench", "--hash", &engine::search::tt::MAX_HASH_MB.to_string()], &e.to_string());
     }
     rejects(&["bench", "--positions", "/no/such/file.epd"], "cannot read");
-    rejects(&["suite", &positions("wac.epd")], "--depth");
+    rejects(&["suite", &positions("wac.epd")], "<--depth <DEPTH>|--nodes <NODES>>");
     rejects(&["suite", &positions("wac.epd"), "--depth", "3", "--nodes", "100"], "cannot be used with");
     rejects(&["suite", &positions("wac.epd"), "--nodes", "0"], "--nodes must be at least 1");
     rejects(&["suite", &positions("wac.epd"), "--depth", "500"], "out of range");

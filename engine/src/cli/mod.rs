@@ -54,7 +54,7 @@ enum Command {
     Kingdefects(defects::KingDefectsArgs),
     /// Prove old and new forms agree on seeded random positions.
     Equiv(equiv::EquivArgs),
-    /// Fixed-depth search of the bench positions: nodes, NPS, signature.
+    /// Fixed-depth search of the bench positions: nodes, NPS, eval statistics.
     Bench(bench::BenchArgs),
     /// Solve counts of a bm/am EPD test suite at a fixed depth or node budget.
     Suite(suite::SuiteArgs),

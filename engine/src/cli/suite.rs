@@ -10,11 +10,12 @@ use serde_json::json;
 use std::path::PathBuf;
 
 #[derive(Args)]
+#[command(group(clap::ArgGroup::new("limit").required(true).args(["depth", "nodes"])))]
 pub struct SuiteArgs {
     /// EPD file with `bm` and/or `am` operations (wac.epd, ecm.epd, bk.epd, sts.epd).
     file: PathBuf,
     /// Search each position to this depth.
-    #[arg(long, required_unless_present = "nodes", conflicts_with = "nodes")]
+    #[arg(long)]
     depth: Option<u32>,
     /// Search each position for this many nodes.
     #[arg(long)]
