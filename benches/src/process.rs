@@ -271,7 +271,10 @@ impl<P: Read + std::os::fd::AsRawFd> Read for UntilGone<'_, P> {
 impl<P: Write + std::os::fd::AsRawFd> Write for UntilGone<'_, P> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         if self.ready(libc::POLLOUT) {
-            self.pipe.write(buf)
+            // A pipe that polls writable takes PIPE_BUF bytes without
+            // blocking; more could block for good on a reader that never
+            // reads.
+            self.pipe.write(&buf[..buf.len().min(libc::PIPE_BUF)])
         } else {
             Err(std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the child is gone"))
         }
@@ -595,7 +598,8 @@ mod tests {
     fn a_helper_that_left_the_group_does_not_hold_the_run() {
         // `setsid` puts the sleep in a session of its own, out of reach of
         // the group kill, holding stdout, stderr and the unread stdin.
-        let script = "setsid sleep 30 & echo started; echo warn >&2; sleep 0.2; exit 3";
+        // (Through fd 3: sh gives a background job /dev/null for stdin.)
+        let script = "exec 3<&0; setsid sleep 30 <&3 3<&- & exec 3<&-; echo started; echo warn >&2; sleep 0.2; exit 3";
         let long_stdin = "x".repeat(1 << 20);
         let f = within(Duration::from_secs(10), move || {
             sh_with(script, &long_stdin, Duration::from_secs(20), None, None).unwrap()
