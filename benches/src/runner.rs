@@ -59,7 +59,7 @@ pub struct Arm<I> {
 
 impl<I> Arm<I> {
     /// Passes over the inputs per counted pass.
-    fn passes(&self) -> u64 {
+    pub fn passes(&self) -> u64 {
         if self.doubled {
             2
         } else {

@@ -305,18 +305,19 @@ fn count<I>(ctx: &Context, arms: &[Arm<I>], w: &mut Workload<I>, reps: u64) -> V
     let mut guard = ctx.counters.borrow_mut();
     let Some(c) = guard.as_mut() else { return vec![None; arms.len()] };
     let calls = reps * w.inputs.len() as u64;
-    arms.iter()
-        .map(|a| {
-            c.per_call(calls, || {
-                for _ in 0..reps {
-                    for x in w.inputs.iter_mut() {
-                        std::hint::black_box((a.routine)(std::hint::black_box(x)));
-                    }
-                }
-            })
-            .ok()
-        })
-        .collect()
+    arms.iter().map(|a| c.per_call(calls, || counted_work(a, &mut w.inputs, reps)).ok()).collect()
+}
+
+/// The work [`count`] counts for `arm`: `reps` counted passes over
+/// `inputs`, each made as the timed samples make it (the x2 control makes
+/// every pass twice, so its counts per call are twice the baseline's, as
+/// its ticks per call are).
+fn counted_work<I>(arm: &Arm<I>, inputs: &mut [I], reps: u64) {
+    for _ in 0..reps * arm.passes() {
+        for x in inputs.iter_mut() {
+            std::hint::black_box((arm.routine)(std::hint::black_box(x)));
+        }
+    }
 }
 
 /// The descriptive fields of a report.
@@ -531,4 +532,44 @@ pub fn run_arms_planned<I: Clone>(
         report.precision = Some(PrecisionOutcome::of(&report, p.half_width, seconds));
     }
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    std::thread_local! {
+        static CALLS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    fn counting(x: &mut u64) -> u64 {
+        CALLS.with(|c| c.set(c.get() + 1));
+        *x
+    }
+
+    #[test]
+    fn counters_count_the_x2_control_making_every_pass_twice() {
+        // Hardware counters divide by the counted calls (reps × inputs), as
+        // the ticks do: the x2 arm must make each pass twice there too, or
+        // its counts per call read like the baseline's.
+        let spec = Spec {
+            name: "t",
+            about: "t",
+            call: "t",
+            prepare: |_| 0u64,
+            arms: vec![ArmSpec { name: "a", routine: counting }],
+            must_agree: true,
+        };
+        let arms = spec.arms();
+        let mut inputs = vec![1u64, 2, 3];
+        let calls_of = |role: Role, inputs: &mut Vec<u64>| {
+            let arm = arms.iter().find(|a| a.role == role).expect("arm");
+            CALLS.with(|c| c.set(0));
+            counted_work(arm, inputs, 5);
+            CALLS.with(|c| c.get())
+        };
+        assert_eq!(calls_of(Role::Baseline, &mut inputs), 15);
+        assert_eq!(calls_of(Role::AaControl, &mut inputs), 15);
+        assert_eq!(calls_of(Role::KnownDouble, &mut inputs), 30);
+    }
 }
