@@ -59,8 +59,9 @@ pub struct RunArgs {
     /// Pin the measuring thread to core N [default: the last core].
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub core: Option<usize>,
-    /// Kept rounds, exactly (default: as many as fit in --seconds, at
-    /// least 60; --quick: at least 8).
+    /// Kept rounds: exactly N; with --seconds at least N, as many as fill
+    /// it up to 20 N (default: as many as fit in --seconds, at least 60;
+    /// --quick: at least 8).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(2..))]
     pub rounds: Option<u32>,
     /// Seconds of kept rounds per benchmark [default: 25, --quick: 5].

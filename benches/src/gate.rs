@@ -390,7 +390,8 @@ pub struct TimingCase {
     /// Lower quartiles over rounds of the per-process floors ([`PROCESS_QUANTILE`]).
     pub base: f64,
     pub candidate: f64,
-    /// Candidate / base: median over rounds, interval at `level`.
+    /// Candidate / base: the ratio of the builds' [`PROCESS_QUANTILE`]s
+    /// of their per-process floors over rounds, interval at `level`.
     pub ratio: Ratio,
     /// Base again / base (A/A control), same level.
     pub aa: Ratio,

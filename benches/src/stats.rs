@@ -57,15 +57,18 @@ pub fn mad(v: &[f64]) -> f64 {
     median_mut(&mut d)
 }
 
-/// Mean after dropping the lowest and highest `fraction` of the values
-/// (at least one value is always kept).
+/// Mean after dropping the lowest and highest `fraction` of the values,
+/// that share of the count rounded to the nearest whole value (at least one
+/// value is always kept). Rounded, not floored: a round here has 9 or 5
+/// samples, of which a floored 10% trims nothing, leaving the plain mean
+/// the one disturbed sample pulls.
 pub fn trimmed_mean(v: &[f64], fraction: f64) -> f64 {
     if v.is_empty() {
         return f64::NAN;
     }
     let mut s = v.to_vec();
     sort(&mut s);
-    let cut = ((s.len() as f64 * fraction).floor() as usize).min((s.len() - 1) / 2);
+    let cut = ((s.len() as f64 * fraction).round() as usize).min((s.len() - 1) / 2);
     let kept = &s[cut..s.len() - cut];
     kept.iter().sum::<f64>() / kept.len() as f64
 }
@@ -109,9 +112,11 @@ pub fn bootstrap_ci(v: &[f64], resamples: usize, level: f64, stat: fn(&mut [f64]
 /// A ratio of two arms with its interval.
 #[derive(Copy, Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Ratio {
-    /// Median over rounds of (arm / baseline) within the round.
+    /// Arm / baseline, as the function that built it forms it: a ratio of
+    /// the arms' floors (or other quantiles) pooled over rounds, or the
+    /// median over rounds of per-round ratios.
     pub estimate: f64,
-    /// Bootstrap 95% interval of that median (rounds resampled).
+    /// Bootstrap interval of that estimate (rounds resampled, paired).
     pub interval: [f64; 2],
 }
 
@@ -440,6 +445,10 @@ mod tests {
         let v: Vec<f64> = (1..=9).map(f64::from).chain([1000.0]).collect();
         assert_eq!(trimmed_mean(&v, 0.1), (2..=9).sum::<i32>() as f64 / 8.0);
         assert_eq!(trimmed_mean(&[5.0], 0.4), 5.0);
+        // A round's 9 samples: 10% rounds to one from each end.
+        let round: Vec<f64> = (1..=8).map(f64::from).chain([1000.0]).collect();
+        assert_eq!(trimmed_mean(&round, 0.1), (2..=8).sum::<i32>() as f64 / 7.0);
+        assert_eq!(trimmed_mean(&[1.0, 2.0], 0.1), 1.5);
         assert_eq!(quantile_sorted(&[0.0, 10.0], 0.25), 2.5);
     }
 
