@@ -621,6 +621,9 @@ pub struct CountCase {
 pub struct CountOutcome {
     pub baseline: String,
     pub limit: f64,
+    /// Positions per bucket of one counted pass. Not the calls of every
+    /// case: a benchmark that applies to fewer of them (mobility of a piece
+    /// type the position lacks) calls fewer times.
     pub calls_per_pass: usize,
     pub cases: Vec<CountCase>,
     /// Cases only the candidate has, "new case X": listed, not judged, no
@@ -1352,7 +1355,8 @@ pub fn tables(r: &GateReport) -> String {
     if let Some(c) = &r.counts {
         let _ = writeln!(
             s,
-            "\ninstructions (gungraun/callgrind, one pass = {} calls; baseline {}): fail above +{:.1}%",
+            "\ninstructions (gungraun/callgrind) of one pass over a bucket's {} positions (a benchmark calls once \
+             per position it applies to); baseline {}; fail above +{:.1}%",
             c.calls_per_pass,
             c.baseline,
             c.limit * 100.0
@@ -1360,18 +1364,17 @@ pub fn tables(r: &GateReport) -> String {
         let _ = writeln!(
             s,
             "  {:<18} {:<11} {:<16} {:>12} {:>12} {:>9}  verdict",
-            "benchmark", "bucket", "arm", "base/call", "cand/call", "change"
+            "benchmark", "bucket", "arm", "base/pass", "cand/pass", "change"
         );
         for x in &c.cases {
-            let per = |v: u64| v as f64 / c.calls_per_pass as f64;
             let _ = writeln!(
                 s,
-                "  {:<18} {:<11} {:<16} {:>12.1} {:>12} {:>9}  {}",
+                "  {:<18} {:<11} {:<16} {:>12} {:>12} {:>9}  {}",
                 x.case.bench,
                 x.case.bucket,
                 x.case.arm,
-                per(x.base),
-                x.candidate.map(|v| format!("{:.1}", per(v))).unwrap_or_else(|| "-".into()),
+                x.base,
+                x.candidate.map(|v| v.to_string()).unwrap_or_else(|| "-".into()),
                 x.change.map(|v| format!("{:+.2}%", v * 100.0)).unwrap_or_else(|| "-".into()),
                 match x.verdict {
                     Verdict::Regression => "REGRESSION",
