@@ -359,14 +359,15 @@ pub fn run<I: Clone, M: Measurement>(
     let mut label: Vec<usize> = (0..arms.len()).collect();
     let mut order = vec![0usize; arms.len()];
     let mut row = 0usize;
-    let mut first = true;
+    // Per workload: whether its baseline has run (its checksum is known).
+    let mut baseline_ran = vec![false; workloads.len()];
     let mut round = 0;
     while round < total {
         let keep = round >= plan.warmup_rounds;
         if keep && kept_since.is_none() {
             kept_since = Some(std::time::Instant::now());
         }
-        for (w, res) in workloads.iter_mut().zip(out.iter_mut()) {
+        for ((w, res), baseline_ran) in workloads.iter_mut().zip(out.iter_mut()).zip(baseline_ran.iter_mut()) {
             // One untimed pass of each arm: caches and predictors see every
             // arm's code and data before any sample of this visit.
             if plan.visit_warmup {
@@ -385,12 +386,13 @@ pub fn run<I: Clone, M: Measurement>(
                 for (o, &a) in order.iter_mut().zip(&orders[row % orders.len()]) {
                     *o = label[a];
                 }
-                if first {
-                    // The baseline runs first once, so every other arm's
-                    // checksum can be checked against it from the start.
+                if !*baseline_ran {
+                    // The baseline runs first once per workload, so every
+                    // other arm's checksum is checked against it from the
+                    // start (whatever its value, 0 included).
                     let at = order.iter().position(|&i| i == base_arm).expect("baseline in order");
                     order.swap(0, at);
-                    first = false;
+                    *baseline_ran = true;
                 }
                 for &i in &order {
                     let reps = res.reps * arms[i].passes();
@@ -398,7 +400,7 @@ pub fn run<I: Clone, M: Measurement>(
                     buf[i].push((t - fixed_overhead) / calls);
                     // Checksum of one pass (a batch repeats the pass `reps` times).
                     res.arms[i].checksum = sum / reps.max(1);
-                    if arms[i].must_agree && res.arms[base_arm].checksum != 0 && i != base_arm {
+                    if arms[i].must_agree && i != base_arm {
                         let want = res.arms[base_arm].checksum;
                         if res.arms[i].checksum != want {
                             return Err(RunError::Disagree {
@@ -523,6 +525,38 @@ mod tests {
             run(&MonotonicNanos, 0.0, &arms, &mut empty, &plan, |_, _| {}).unwrap_err(),
             RunError::Empty { workload: "e".into() }
         );
+    }
+
+    /// A baseline whose checksum is 0 is still a checksum, in every workload.
+    #[test]
+    fn a_zero_checksum_is_checked_too() {
+        fn zero(_: &mut u64) -> u64 {
+            0
+        }
+        let arms = vec![
+            Arm {
+                name: "z".into(),
+                routine: zero as Routine<u64>,
+                role: Role::Baseline,
+                must_agree: true,
+                doubled: false,
+            },
+            Arm { name: "b".into(), routine: one, role: Role::Candidate, must_agree: true, doubled: false },
+        ];
+        let plan = Plan {
+            rounds: 1,
+            budget_s: None,
+            warmup_rounds: 0,
+            min_sample: 1000.0,
+            visit_warmup: true,
+            precision: None,
+        };
+        let mut w = vec![
+            Workload { label: "w1".into(), inputs: vec![0u64, 0], samples_per_round: 1, watched: true },
+            Workload { label: "w2".into(), inputs: vec![1u64, 2], samples_per_round: 1, watched: true },
+        ];
+        let e = run(&MonotonicNanos, 0.0, &arms, &mut w, &plan, |_, _| {}).unwrap_err();
+        assert_eq!(e, RunError::Disagree { workload: "w2".into(), arm: "b".into(), baseline: 0, got: 3 });
     }
 
     #[test]
