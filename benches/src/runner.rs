@@ -496,19 +496,13 @@ mod tests {
         assert!((50..=200_000).contains(&reps), "{reps}");
     }
 
-    #[test]
-    fn checksums_must_agree() {
+    /// Baseline `a` and candidate `b`, both checked for agreement, and a
+    /// plan of one kept round.
+    fn agreeing_pair(a: Routine<u64>, b: Routine<u64>) -> (Vec<Arm<u64>>, Plan) {
         let arms = vec![
-            Arm {
-                name: "a".into(),
-                routine: one as Routine<u64>,
-                role: Role::Baseline,
-                must_agree: true,
-                doubled: false,
-            },
-            Arm { name: "b".into(), routine: two, role: Role::Candidate, must_agree: true, doubled: false },
+            Arm { name: "a".into(), routine: a, role: Role::Baseline, must_agree: true, doubled: false },
+            Arm { name: "b".into(), routine: b, role: Role::Candidate, must_agree: true, doubled: false },
         ];
-        let mut w = vec![Workload { label: "w".into(), inputs: vec![1u64, 2, 3], samples_per_round: 1, watched: true }];
         let plan = Plan {
             rounds: 1,
             budget_s: None,
@@ -517,6 +511,13 @@ mod tests {
             visit_warmup: true,
             precision: None,
         };
+        (arms, plan)
+    }
+
+    #[test]
+    fn checksums_must_agree() {
+        let (arms, plan) = agreeing_pair(one, two);
+        let mut w = vec![Workload { label: "w".into(), inputs: vec![1u64, 2, 3], samples_per_round: 1, watched: true }];
         let e = run(&MonotonicNanos, 0.0, &arms, &mut w, &plan, |_, _| {}).unwrap_err();
         assert_eq!(e, RunError::Disagree { workload: "w".into(), arm: "b".into(), baseline: 6, got: 12 });
         let mut empty =
@@ -533,24 +534,7 @@ mod tests {
         fn zero(_: &mut u64) -> u64 {
             0
         }
-        let arms = vec![
-            Arm {
-                name: "z".into(),
-                routine: zero as Routine<u64>,
-                role: Role::Baseline,
-                must_agree: true,
-                doubled: false,
-            },
-            Arm { name: "b".into(), routine: one, role: Role::Candidate, must_agree: true, doubled: false },
-        ];
-        let plan = Plan {
-            rounds: 1,
-            budget_s: None,
-            warmup_rounds: 0,
-            min_sample: 1000.0,
-            visit_warmup: true,
-            precision: None,
-        };
+        let (arms, plan) = agreeing_pair(zero, one);
         let mut w = vec![
             Workload { label: "w1".into(), inputs: vec![0u64, 0], samples_per_round: 1, watched: true },
             Workload { label: "w2".into(), inputs: vec![1u64, 2], samples_per_round: 1, watched: true },
