@@ -483,27 +483,22 @@ fn unjudgeable(id: &CaseId, ran: &[usize], builds: [&[BTreeMap<CaseId, (f64, Str
         }
     }
     let mut bad = Vec::new();
+    let mut units = std::collections::BTreeSet::new();
     for &r in ran {
         for k in 0..3 {
             match builds[k][r].get(id) {
                 None => bad.push(format!("the {} process of round {} did not measure it", WHO[k], r + 1)),
-                Some((v, _)) if !(v.is_finite() && *v > 0.0) => {
-                    bad.push(format!("the {} process of round {} measured a floor of {v}", WHO[k], r + 1))
+                Some((v, unit)) => {
+                    units.insert(unit.as_str());
+                    if !(v.is_finite() && *v > 0.0) {
+                        bad.push(format!("the {} process of round {} measured a floor of {v}", WHO[k], r + 1));
+                    }
                 }
-                Some(_) => {}
             }
         }
     }
     // Floors in different units (TSC ticks against nanoseconds: the builds
     // chose different clocks) would make a ratio of nothing.
-    let mut units = std::collections::BTreeSet::new();
-    for &r in ran {
-        for build in builds {
-            if let Some((_, unit)) = build[r].get(id) {
-                units.insert(unit.as_str());
-            }
-        }
-    }
     if units.len() > 1 {
         let list: Vec<&str> = units.into_iter().collect();
         return Some(format!(
