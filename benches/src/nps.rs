@@ -135,7 +135,11 @@ impl NpsCli {
             crafty_positions_depth: (!self.no_crafty_positions).then_some(self.crafty_depth),
             stockfish_bench: self.stockfish_bench.clone(),
             runs: self.runs as usize,
-            core: Some(crate::pin::choose_core(self.core)?),
+            // An explicit core is checked with the rest, by `validate`.
+            core: Some(match self.core {
+                Some(c) => c,
+                None => crate::pin::choose_core(None)?,
+            }),
             realtime: self.realtime,
             timeout: Duration::from_secs(self.timeout),
             out: self.out.clone().unwrap_or_else(crate::cli::default_out_dir),
