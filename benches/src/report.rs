@@ -12,7 +12,6 @@ use crate::runner::{Plan, Role};
 use crate::stats::{Correlation, Ratio, Summary};
 use crate::tsc::ClockInfo;
 use serde::{Deserialize, Serialize};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Bumped whenever a field changes meaning or disappears.
@@ -249,28 +248,10 @@ impl std::fmt::Display for WriteError {
 
 impl std::error::Error for WriteError {}
 
-/// Write `bytes` to `path` atomically: `.<name>.<pid>.tmp` beside it, synced,
-/// then renamed over `path`. On failure the temp file is removed and `path`
-/// keeps its old contents.
+/// Write `bytes` to `path` atomically ([`engine::atomic_file::write`]): on
+/// failure `path` keeps its old contents.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
-    let err = |e: std::io::Error| WriteError { path: path.to_path_buf(), reason: e.to_string() };
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().ok_or_else(|| err(std::io::Error::other("no file name")))?;
-    let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)?;
-        if let Ok(d) = std::fs::File::open(dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map_err(err)
+    engine::atomic_file::write(path, bytes).map_err(|e| WriteError { path: path.to_path_buf(), reason: e.to_string() })
 }
 
 /// Serialise and write a report atomically.

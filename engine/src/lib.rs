@@ -15,10 +15,12 @@
 //! * [`defects`]: king-safety defect counts in both forms.
 //! * [`randpos`]: seeded random legal positions; [`equiv`]: the sweep that
 //!   proves old and new forms agree on them.
+//! * [`atomic_file`]: results and tables written whole or not at all.
 //! * [`search`]: the search, generic over an engine profile; [`bench`](mod@bench);
 //!   [`san`] move notation; [`uci`], the protocol loop; [`suite`], EPD
 //!   test-suite solving.
 
+pub mod atomic_file;
 pub mod attackers;
 pub mod bench;
 pub mod bitboard;

@@ -430,20 +430,10 @@ impl Weights {
         Ok(w)
     }
 
-    /// Write the table atomically: a temporary file of this process beside
-    /// `path` (`.<name>.<pid>.tmp`), then a rename over it. On an error the
-    /// temporary file is removed and `path` is as it was.
+    /// Write the table atomically (see [`crate::atomic_file::write`]): on an
+    /// error `path` is as it was.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        let name = path.file_name().ok_or_else(|| {
-            std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("{} names no file", path.display()))
-        })?;
-        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
-        let written = std::fs::write(&tmp, self.to_json()).and_then(|()| std::fs::rename(&tmp, path));
-        if written.is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
-        written
+        crate::atomic_file::write(path, self.to_json().as_bytes())
     }
 }
 
