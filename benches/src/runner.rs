@@ -204,6 +204,11 @@ pub fn time_batch<I, M: Measurement>(m: &M, routine: Routine<I>, inputs: &mut [I
     (elapsed, black_box(sum))
 }
 
+/// The checksum of one pass of `routine` over `inputs` (untimed).
+fn one_pass<I>(routine: Routine<I>, inputs: &mut [I]) -> u64 {
+    inputs.iter_mut().fold(0u64, |sum, x| sum.wrapping_add(routine(x)))
+}
+
 /// Per-call cost of an empty routine through the runner (the call and loop
 /// overhead that every arm pays equally; reported, not subtracted).
 pub fn call_overhead<I, M: Measurement>(m: &M, fixed_overhead: f64, inputs: &mut [I]) -> f64 {
@@ -332,13 +337,29 @@ pub fn run<I: Clone, M: Measurement>(
         if w.inputs.is_empty() {
             return Err(RunError::Empty { workload: w.label.clone() });
         }
+        // Every arm's checksum, from one untimed pass each, baseline first:
+        // the arms that must agree are checked before any is timed.
+        let mut results: Vec<ArmRounds> = arms.iter().map(|_| ArmRounds::default()).collect();
+        for i in std::iter::once(base_arm).chain((0..arms.len()).filter(|&i| i != base_arm)) {
+            let checksum = one_pass(arms[i].routine, &mut w.inputs);
+            results[i].checksum = checksum;
+            let baseline = results[base_arm].checksum;
+            if arms[i].must_agree && checksum != baseline {
+                return Err(RunError::Disagree {
+                    workload: w.label.clone(),
+                    arm: arms[i].name.clone(),
+                    baseline,
+                    got: checksum,
+                });
+            }
+        }
         let reps =
             if plan.min_sample > 0.0 { batch_reps(m, fixed_overhead, arms, &mut w.inputs, plan.min_sample) } else { 1 };
         out.push(WorkloadRounds {
             label: w.label.clone(),
             reps,
             calls_per_sample: reps * w.inputs.len() as u64,
-            arms: arms.iter().map(|_| ArmRounds::default()).collect(),
+            arms: results,
         });
     }
     let mut total = plan.warmup_rounds + plan.rounds;
@@ -359,15 +380,13 @@ pub fn run<I: Clone, M: Measurement>(
     let mut label: Vec<usize> = (0..arms.len()).collect();
     let mut order = vec![0usize; arms.len()];
     let mut row = 0usize;
-    // Per workload: whether its baseline has run (its checksum is known).
-    let mut baseline_ran = vec![false; workloads.len()];
     let mut round = 0;
     while round < total {
         let keep = round >= plan.warmup_rounds;
         if keep && kept_since.is_none() {
             kept_since = Some(std::time::Instant::now());
         }
-        for ((w, res), baseline_ran) in workloads.iter_mut().zip(out.iter_mut()).zip(baseline_ran.iter_mut()) {
+        for (w, res) in workloads.iter_mut().zip(out.iter_mut()) {
             // One untimed pass of each arm: caches and predictors see every
             // arm's code and data before any sample of this visit.
             if plan.visit_warmup {
@@ -386,31 +405,10 @@ pub fn run<I: Clone, M: Measurement>(
                 for (o, &a) in order.iter_mut().zip(&orders[row % orders.len()]) {
                     *o = label[a];
                 }
-                if !*baseline_ran {
-                    // The baseline runs first once per workload, so every
-                    // other arm's checksum is checked against it from the
-                    // start (whatever its value, 0 included).
-                    let at = order.iter().position(|&i| i == base_arm).expect("baseline in order");
-                    order.swap(0, at);
-                    *baseline_ran = true;
-                }
                 for &i in &order {
                     let reps = res.reps * arms[i].passes();
-                    let (t, sum) = time_batch(m, arms[i].routine, &mut w.inputs, reps);
+                    let (t, _) = time_batch(m, arms[i].routine, &mut w.inputs, reps);
                     buf[i].push((t - fixed_overhead) / calls);
-                    // Checksum of one pass (a batch repeats the pass `reps` times).
-                    res.arms[i].checksum = sum / reps.max(1);
-                    if arms[i].must_agree && i != base_arm {
-                        let want = res.arms[base_arm].checksum;
-                        if res.arms[i].checksum != want {
-                            return Err(RunError::Disagree {
-                                workload: w.label.clone(),
-                                arm: arms[i].name.clone(),
-                                baseline: want,
-                                got: res.arms[i].checksum,
-                            });
-                        }
-                    }
                 }
                 row += 1;
             }
@@ -543,6 +541,22 @@ mod tests {
         assert_eq!(e, RunError::Disagree { workload: "w2".into(), arm: "b".into(), baseline: 0, got: 3 });
     }
 
+    /// The checksum is one pass's: a sum over a batch of many passes wraps,
+    /// and an even number of passes of 2^63 sums to 0 (as the candidate's).
+    #[test]
+    fn the_checksum_is_one_pass_and_a_batch_cannot_hide_a_disagreement() {
+        fn half(_: &mut u64) -> u64 {
+            1 << 63
+        }
+        fn zero(_: &mut u64) -> u64 {
+            0
+        }
+        let (arms, plan) = agreeing_pair(half, zero);
+        let mut w = vec![Workload { label: "w".into(), inputs: vec![0u64], samples_per_round: 1, watched: true }];
+        let e = run(&MonotonicNanos, 0.0, &arms, &mut w, &plan, |_, _| {}).unwrap_err();
+        assert_eq!(e, RunError::Disagree { workload: "w".into(), arm: "b".into(), baseline: 1 << 63, got: 0 });
+    }
+
     #[test]
     fn balanced_orders_balance_position_and_carry_over() {
         assert_eq!(balanced_orders(2), vec![vec![0, 1], vec![1, 0]]);
@@ -603,7 +617,8 @@ mod tests {
         let plan =
             Plan { rounds: 2, budget_s: None, warmup_rounds: 1, min_sample: 0.0, visit_warmup: true, precision: None };
         let r = run(&MonotonicNanos, 0.0, &arms, &mut w, &plan, |_, _| {}).unwrap();
-        let [plain, doubled] = CALLS.with(|c| c.get());
+        // Each arm's checksum pass is one untimed pass over the 3 inputs.
+        let [plain, doubled] = CALLS.with(|c| c.get()).map(|calls| calls - 3);
         assert!(plain > 0);
         assert_eq!(doubled, 2 * plain);
         // Same per-pass checksum, same counted calls per sample.
