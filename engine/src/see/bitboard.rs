@@ -100,11 +100,27 @@ impl<S: Sliders> Exchange<'_, S> {
         (first & enemy).without(self.target).is_nonempty()
     }
 
+    /// The first square of `class` (a8 first) whose piece may leave it
+    /// without exposing `side`'s king. A plain loop: `Iterator::find` (or
+    /// `any`) here compiled to an out-of-line `try_fold` call per set.
+    #[allow(clippy::manual_find)]
+    #[inline(always)]
+    fn first_unpinned(&self, class: Bitboard, side: Color) -> Option<Square> {
+        for sq in class {
+            if !self.exposes_king(sq, side) {
+                return Some(sq);
+            }
+        }
+        None
+    }
+
     /// The cheapest piece `side` may capture with, if any: by class, then by
     /// square (a8 first, the lowest index), skipping pinned pieces; the king
     /// only when nothing can take it back. The classes are the list form's
     /// order by value: pawns; knights and bishops together (they are worth
-    /// the same, so their ties go by square); rooks; queens; the king.
+    /// the same, so their ties go by square); rooks; queens; the king. Each
+    /// class is looked up only when the cheaper ones had no legal capturer
+    /// (most exchanges stop at the first class that has a piece).
     #[inline(always)]
     fn cheapest_legal(&self, side: Color) -> Option<(Square, PieceType)> {
         let mine = self.attackers & self.pos.color_bb(side);
@@ -112,22 +128,19 @@ impl<S: Sliders> Exchange<'_, S> {
             return None;
         }
         let of = |kind: PieceType| mine & self.pos.bb(side, kind);
+        if let Some(sq) = self.first_unpinned(of(PieceType::Pawn), side) {
+            return Some((sq, PieceType::Pawn));
+        }
         let knights = of(PieceType::Knight);
-        // Every class but the king's, with the kind of its pieces (the
-        // minor class's kind is looked up per square).
-        let classes = [
-            (of(PieceType::Pawn), PieceType::Pawn),
-            (knights | of(PieceType::Bishop), PieceType::Bishop),
-            (of(PieceType::Rook), PieceType::Rook),
-            (of(PieceType::Queen), PieceType::Queen),
-        ];
-        for (in_class, kind) in classes {
-            for sq in in_class {
-                if !self.exposes_king(sq, side) {
-                    let kind = if knights.has(sq) { PieceType::Knight } else { kind };
-                    return Some((sq, kind));
-                }
-            }
+        if let Some(sq) = self.first_unpinned(knights | of(PieceType::Bishop), side) {
+            let kind = if knights.has(sq) { PieceType::Knight } else { PieceType::Bishop };
+            return Some((sq, kind));
+        }
+        if let Some(sq) = self.first_unpinned(of(PieceType::Rook), side) {
+            return Some((sq, PieceType::Rook));
+        }
+        if let Some(sq) = self.first_unpinned(of(PieceType::Queen), side) {
+            return Some((sq, PieceType::Queen));
         }
         let king = of(PieceType::King);
         if king.is_empty() {
@@ -150,26 +163,31 @@ pub fn see_bitboard<S: Sliders>(pos: &Position, m: Move) -> i32 {
     }
     let (from, to) = (m.from().to_64(), m.to().to_64());
     let us = moved.color();
+    // The board once the capturer (and an en-passant victim) has left:
+    // one attacker probe on it finds every attacker, the sliders that
+    // stood behind those squares included, with no separate x-ray probe.
+    let mut occupied = pos.occupied().without(from).with(to);
+    if m.is_en_passant() {
+        // The victim stands behind the target, seen from the capturer.
+        let victim = Square::from_index(if us == Color::White { to.index() + 8 } else { to.index() - 8 });
+        occupied = occupied.without(victim);
+    }
+    // Both colours' attackers at once: one probe per slider kind.
+    let attackers = pos.attackers_to::<S>(to, occupied).without(from);
+    if (attackers & pos.color_bb(us.flip())).is_empty() {
+        return Gains::first_gain(m); // nothing takes back
+    }
     let mut ex = Exchange::<S> {
         pos,
         target: to,
-        occupied: pos.occupied().with(to),
-        // Both colours' attackers at once: one probe per slider kind.
-        attackers: pos.attackers_to::<S>(to, pos.occupied()),
+        occupied,
+        attackers,
         rook_likes: pos.rook_likes(Color::White) | pos.rook_likes(Color::Black),
         bishop_likes: pos.bishop_likes(Color::White) | pos.bishop_likes(Color::Black),
         _sliders: std::marker::PhantomData,
     };
 
     let mut gains = Gains::first(m);
-    if m.is_en_passant() {
-        // The victim stands behind the target, seen from the capturer.
-        let victim = Square::from_index(if us == Color::White { to.index() + 8 } else { to.index() - 8 });
-        ex.occupied = ex.occupied.without(from);
-        ex.vacate(victim);
-    }
-    ex.vacate(from);
-
     let mut side = us.flip();
     while gains.has_room() {
         let Some((sq, kind)) = ex.cheapest_legal(side) else {
@@ -220,5 +238,5 @@ pub fn loses_to_recapture_bitboard<S: Sliders>(pos: &Position, m: Move) -> bool 
         bishop_likes: pos.bishop_likes(Color::White) | pos.bishop_likes(Color::Black),
         _sliders: std::marker::PhantomData,
     };
-    guards.into_iter().any(|sq| !ex.exposes_king(sq, them))
+    ex.first_unpinned(guards, them).is_some()
 }
