@@ -11,6 +11,32 @@ use std::fmt;
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Move(u32);
 
+/// The kind of the piece in each 4-bit piece field of a move, as
+/// `Piece::from_code_or_empty(field).kind()` gives it (the empty piece's
+/// kind is the king's), and that kind's value: one load per field where
+/// the piece's accessors take a validating load, a shift, a subtract and a
+/// clamp. The search and SEE decode several fields of every capture.
+static FIELD_KIND: [PieceType; 16] = {
+    let mut t = [PieceType::King; 16];
+    let mut field = 0;
+    while field < 16 {
+        if let Some(p) = Piece::from_code(field as u8) {
+            t[field] = p.kind();
+        }
+        field += 1;
+    }
+    t
+};
+static FIELD_VALUE: [i32; 16] = {
+    let mut t = [0; 16];
+    let mut field = 0;
+    while field < 16 {
+        t[field] = FIELD_KIND[field].value();
+        field += 1;
+    }
+    t
+};
+
 impl Move {
     pub const NULL: Move = Move(0);
 
@@ -90,6 +116,32 @@ impl Move {
     #[inline(always)]
     pub fn promotion(self) -> Piece {
         Piece::from_code_or_empty(((self.0 >> 24) & 15) as u8)
+    }
+
+    /// `self.moved().kind()` with one load.
+    #[inline(always)]
+    pub fn moved_kind(self) -> PieceType {
+        FIELD_KIND[((self.0 >> 16) & 15) as usize]
+    }
+
+    /// `self.captured().kind()` with one load (the king's kind when
+    /// nothing is captured).
+    #[inline(always)]
+    pub fn captured_kind(self) -> PieceType {
+        FIELD_KIND[((self.0 >> 20) & 15) as usize]
+    }
+
+    /// `self.moved().kind().value()` with one load.
+    #[inline(always)]
+    pub fn moved_value(self) -> i32 {
+        FIELD_VALUE[((self.0 >> 16) & 15) as usize]
+    }
+
+    /// `self.captured().kind().value()` with one load (the king's value
+    /// when nothing is captured: test [`is_capture`](Self::is_capture)).
+    #[inline(always)]
+    pub fn captured_value(self) -> i32 {
+        FIELD_VALUE[((self.0 >> 20) & 15) as usize]
     }
 
     #[inline(always)]

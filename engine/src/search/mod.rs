@@ -913,13 +913,13 @@ const QUIET_FLOOR: u64 = (class::KILLER_1 + 1) << 60;
 #[inline(always)]
 fn exchange_value<P: Profile>(pos: &Position, m: Move) -> i32 {
     if m.is_capture() && !m.is_promotion() {
-        let victim = m.captured().kind().value();
-        let attacker = m.moved().kind();
-        if attacker == PieceType::King {
+        let victim = m.captured_value();
+        if m.moved_kind() == PieceType::King {
             return victim;
         }
-        if victim >= attacker.value() {
-            return victim - attacker.value();
+        let attacker = m.moved_value();
+        if victim >= attacker {
+            return victim - attacker;
         }
     }
     P::see(pos, m)

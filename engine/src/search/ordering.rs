@@ -44,9 +44,9 @@ pub fn order_key(class: u64, score: i32, m: Move) -> u64 {
 /// gained material.
 #[inline(always)]
 pub fn mvv_lva(m: Move) -> i32 {
-    let victim = if m.is_capture() { m.captured().kind().index() as i32 + 1 } else { 0 };
+    let victim = if m.is_capture() { m.captured_kind().index() as i32 + 1 } else { 0 };
     let promo = if m.is_promotion() { m.promotion().kind().index() as i32 } else { 0 };
-    let attacker = m.moved().kind().index() as i32;
+    let attacker = m.moved_kind().index() as i32;
     (victim + promo) * 8 - attacker
 }
 
@@ -264,13 +264,13 @@ pub fn is_queen_promotion(m: Move) -> bool {
 /// needed for the others.
 #[inline(always)]
 pub fn may_lose_material(m: Move) -> bool {
-    m.is_capture() && m.moved().kind() != PieceType::King && m.captured().kind().value() < m.moved().kind().value()
+    m.is_capture() && m.moved_kind() != PieceType::King && m.captured_value() < m.moved_value()
 }
 
 /// The value a capture or promotion gains on the spot (delta pruning).
 #[inline(always)]
 pub fn material_gain(m: Move) -> i32 {
-    let mut gain = if m.is_capture() { m.captured().kind().value() } else { 0 };
+    let mut gain = if m.is_capture() { m.captured_value() } else { 0 };
     if m.is_promotion() {
         gain += m.promotion().kind().value() - PieceType::Pawn.value();
     }

@@ -51,8 +51,8 @@ fn recapture_margin(m: Move) -> Option<i32> {
     if !m.is_capture() || m.is_promotion() || m.is_en_passant() || rank == 0 || rank == 7 {
         return None;
     }
-    let margin = m.moved().kind().value() - m.captured().kind().value();
-    (margin > PieceType::Pawn.value() && m.moved().kind() != PieceType::King).then_some(margin)
+    let margin = m.moved_value() - m.captured_value();
+    (margin > PieceType::Pawn.value() && m.moved_kind() != PieceType::King).then_some(margin)
 }
 
 /// The swap list both forms keep: what each capture in turn gains for the
@@ -76,7 +76,7 @@ impl Gains {
     fn first(m: Move) -> Gains {
         let to = m.to();
         let first = Self::first_gain(m);
-        let at_stake = if m.is_promotion() { m.promotion().kind().value() } else { m.moved().kind().value() };
+        let at_stake = if m.is_promotion() { m.promotion().kind().value() } else { m.moved_value() };
         let mut gain = FixedVec::new();
         gain.push(first);
         Gains { gain, last: first, at_stake, promotion_square: to.rank() == 0 || to.rank() == 7 }
@@ -86,8 +86,7 @@ impl Gains {
     /// can capture back (an exchange can skip building the list then).
     #[inline(always)]
     fn first_gain(m: Move) -> i32 {
-        let captured = m.captured();
-        let mut first = if captured.is_empty() { 0 } else { captured.kind().value() };
+        let mut first = if m.is_capture() { m.captured_value() } else { 0 };
         if m.is_promotion() {
             first += m.promotion().kind().value() - PieceType::Pawn.value();
         }
