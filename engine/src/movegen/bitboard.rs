@@ -200,16 +200,22 @@ fn pawn_moves<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool>(
 }
 
 /// The legal moves of the kinds asked for: `TACTICAL` (captures, en
-/// passant, promotions) and / or `QUIET` (every other move).
+/// passant, promotions) and / or `QUIET` (every other move). With
+/// `NOT_IN_CHECK` the caller vouches that the side to move is not in check,
+/// and the checkers are not looked for.
 #[inline(always)]
-fn generate<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool>(pos: &Position, sink: &mut K) {
+fn generate<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool, const NOT_IN_CHECK: bool>(
+    pos: &Position,
+    sink: &mut K,
+) {
     let us = pos.side_to_move();
     let them = us.flip();
     let occ = pos.occupied();
     let ours = pos.color_bb(us);
     let theirs = pos.color_bb(them);
     let king = pos.king_square(us);
-    let checkers = pos.attackers_to_by::<S>(king, them, occ);
+    debug_assert!(!NOT_IN_CHECK || !pos.in_check());
+    let checkers = if NOT_IN_CHECK { Bitboard::EMPTY } else { pos.attackers_to_by::<S>(king, them, occ) };
 
     // The squares a move of the kinds asked for may go to.
     let kinds = match (TACTICAL, QUIET) {
@@ -287,23 +293,33 @@ impl<S: Sliders> MoveGen for BitboardGen<S> {
 
     #[inline]
     fn legal(pos: &Position, list: &mut MoveList) {
-        generate::<S, _, true, true>(pos, &mut list.appender());
+        generate::<S, _, true, true, false>(pos, &mut list.appender());
     }
 
     #[inline]
     fn tactical(pos: &Position, list: &mut MoveList) {
-        generate::<S, _, true, false>(pos, &mut list.appender());
+        generate::<S, _, true, false, false>(pos, &mut list.appender());
+    }
+
+    #[inline]
+    fn tactical_not_in_check(pos: &Position, list: &mut MoveList) {
+        generate::<S, _, true, false, true>(pos, &mut list.appender());
+    }
+
+    #[inline]
+    fn quiet_not_in_check(pos: &Position, list: &mut MoveList) {
+        generate::<S, _, false, true, true>(pos, &mut list.appender());
     }
 
     #[inline]
     fn quiet(pos: &Position, list: &mut MoveList) {
-        generate::<S, _, false, true>(pos, &mut list.appender());
+        generate::<S, _, false, true, false>(pos, &mut list.appender());
     }
 
     #[inline]
     fn count(pos: &Position) -> u64 {
         let mut c = Counter(0);
-        generate::<S, Counter, true, true>(pos, &mut c);
+        generate::<S, Counter, true, true, false>(pos, &mut c);
         c.0
     }
 }

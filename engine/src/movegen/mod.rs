@@ -29,6 +29,24 @@ pub trait MoveGen {
     /// cut the node off.
     fn quiet(pos: &Position, list: &mut MoveList);
 
+    /// [`tactical`](Self::tactical) for a side to move that the caller
+    /// knows is not in check (the search knows it at every node): a
+    /// generator may skip looking for checkers. The default ignores the
+    /// knowledge.
+    #[inline]
+    fn tactical_not_in_check(pos: &Position, list: &mut MoveList) {
+        debug_assert!(!pos.in_check());
+        Self::tactical(pos, list);
+    }
+
+    /// [`quiet`](Self::quiet) for a side to move known not to be in check,
+    /// as for [`tactical_not_in_check`](Self::tactical_not_in_check).
+    #[inline]
+    fn quiet_not_in_check(pos: &Position, list: &mut MoveList) {
+        debug_assert!(!pos.in_check());
+        Self::quiet(pos, list);
+    }
+
     /// Number of legal moves (perft's bulk counting at the last ply).
     #[inline]
     fn count(pos: &Position) -> u64 {
@@ -99,6 +117,27 @@ mod tests {
             assert_eq!(t, sorted::<BitboardGen<Magic>>(&pos, true), "{fen}");
             assert!(t.iter().all(|mv| mv.is_tactical() && m.contains(mv)));
             assert_eq!(t.len(), m.iter().filter(|mv| mv.is_tactical()).count(), "{fen}");
+        }
+    }
+
+    /// Told that the side to move is not in check, the generators emit the
+    /// same moves as when they look for checkers themselves.
+    #[test]
+    fn not_in_check_forms_emit_the_same_moves() {
+        let sorted_by = |generate: fn(&Position, &mut MoveList), pos: &Position| {
+            let mut l = MoveList::new();
+            generate(pos, &mut l);
+            let mut v = l.as_slice().to_vec();
+            v.sort();
+            v
+        };
+        type B = BitboardGen<Magic>;
+        for pos in crate::randpos::random_positions(2000, 0x0C4E) {
+            if pos.in_check() {
+                continue;
+            }
+            assert_eq!(sorted_by(B::tactical, &pos), sorted_by(B::tactical_not_in_check, &pos), "{}", pos.to_fen());
+            assert_eq!(sorted_by(B::quiet, &pos), sorted_by(B::quiet_not_in_check, &pos), "{}", pos.to_fen());
         }
     }
 }

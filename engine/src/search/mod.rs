@@ -640,11 +640,11 @@ impl<P: Profile> Searcher<P> {
         if root || in_check || (!hash_move.is_null() && !hash_move.is_tactical()) {
             P::Gen::legal(pos, &mut list);
         } else {
-            P::Gen::tactical(pos, &mut list);
+            P::Gen::tactical_not_in_check(pos, &mut list);
             quiets_pending =
                 list.len() >= 2 || (list.len() == 1 && P::Defects::count(pos, pos.side_to_move()).count <= 1);
             if !quiets_pending {
-                P::Gen::quiet(pos, &mut list);
+                P::Gen::quiet_not_in_check(pos, &mut list);
             }
         }
         if list.is_empty() {
@@ -687,7 +687,8 @@ impl<P: Profile> Searcher<P> {
                     Stage::Hash => Stage::Tactical,
                     Stage::Tactical => {
                         if quiets_pending {
-                            P::Gen::quiet(pos, &mut list);
+                            // Pending only where the node was not in check.
+                            P::Gen::quiet_not_in_check(pos, &mut list);
                         }
                         Stage::Quiet
                     }
@@ -842,7 +843,11 @@ impl<P: Profile> Searcher<P> {
             Some((stand_pat, in_check)) => {
                 alpha = alpha.max(stand_pat);
                 best_score = stand_pat;
-                P::Gen::tactical(pos, &mut list);
+                if in_check {
+                    P::Gen::tactical(pos, &mut list);
+                } else {
+                    P::Gen::tactical_not_in_check(pos, &mut list);
+                }
                 for &m in &list {
                     if m.is_promotion() && !ordering::is_queen_promotion(m) {
                         continue;
