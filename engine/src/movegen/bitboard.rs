@@ -22,6 +22,12 @@ trait Sink {
     fn promotions(&mut self, pos: &Position, targets: Bitboard, shift: i32);
     /// One fully built move (castling, en passant).
     fn one(&mut self, m: Move);
+
+    /// [`targets`](Self::targets) onto empty squares only: nothing to look
+    /// up on the destination (quiet generation, most of the moves).
+    fn quiet_targets(&mut self, pos: &Position, from: Square, targets: Bitboard);
+    /// [`pawns`](Self::pawns) onto empty squares only (pushes).
+    fn quiet_pawns(&mut self, pos: &Position, targets: Bitboard, shift: i32, flags: u32);
 }
 
 impl Sink for MoveAppender<'_> {
@@ -60,6 +66,24 @@ impl Sink for MoveAppender<'_> {
     fn one(&mut self, m: Move) {
         self.push(m);
     }
+
+    #[inline(always)]
+    fn quiet_targets(&mut self, pos: &Position, from: Square, targets: Bitboard) {
+        let f = from.to_88();
+        let moved = pos.piece_at(f);
+        for to in targets {
+            self.push(Move::normal(f, to.to_88(), moved, Piece::EMPTY));
+        }
+    }
+
+    #[inline(always)]
+    fn quiet_pawns(&mut self, pos: &Position, targets: Bitboard, shift: i32, flags: u32) {
+        let pawn = Piece::new(pos.side_to_move(), PieceType::Pawn);
+        for to in targets {
+            let from = Square::from_index((to.index() as i32 - shift) as usize);
+            self.push(Move::new(from.to_88(), to.to_88(), pawn, Piece::EMPTY, Piece::EMPTY, flags));
+        }
+    }
 }
 
 /// Counts moves without building them.
@@ -84,6 +108,29 @@ impl Sink for Counter {
     #[inline(always)]
     fn one(&mut self, _: Move) {
         self.0 += 1;
+    }
+
+    #[inline(always)]
+    fn quiet_targets(&mut self, pos: &Position, from: Square, targets: Bitboard) {
+        self.targets(pos, from, targets);
+    }
+
+    #[inline(always)]
+    fn quiet_pawns(&mut self, pos: &Position, targets: Bitboard, shift: i32, flags: u32) {
+        self.pawns(pos, targets, shift, flags);
+    }
+}
+
+/// Moves of the piece on `from` to `targets`; with `TACTICAL` off every
+/// target is empty, and the destination goes unread. (Splitting `legal`'s
+/// targets into captures and quiet moves the same way cost more than it
+/// saved.)
+#[inline(always)]
+fn piece_moves<K: Sink, const TACTICAL: bool>(sink: &mut K, pos: &Position, from: Square, targets: Bitboard) {
+    if TACTICAL {
+        sink.targets(pos, from, targets);
+    } else {
+        sink.quiet_targets(pos, from, targets);
     }
 }
 
@@ -135,8 +182,8 @@ fn pawn_moves<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool>(
     let cap_left = forward.west() & theirs & check_mask;
     let cap_right = forward.east() & theirs & check_mask;
     if QUIET {
-        sink.pawns(pos, one & !last_rank, push, 0);
-        sink.pawns(pos, two, 2 * push, Move::FLAG_DOUBLE_PUSH);
+        sink.quiet_pawns(pos, one & !last_rank, push, 0);
+        sink.quiet_pawns(pos, two, 2 * push, Move::FLAG_DOUBLE_PUSH);
     }
     if TACTICAL {
         sink.promotions(pos, one & last_rank, push);
@@ -234,7 +281,7 @@ fn generate<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool, const 
             safe = safe.with(to);
         }
     }
-    sink.targets(pos, king, safe);
+    piece_moves::<K, TACTICAL>(sink, pos, king, safe);
     if checkers.has_many() {
         return;
     }
@@ -246,21 +293,21 @@ fn generate<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool, const 
     pawn_moves::<S, K, TACTICAL, QUIET>(pos, sink, king, check_mask, pinned);
 
     for from in pos.bb(us, PieceType::Knight) & !pinned {
-        sink.targets(pos, from, KNIGHT_ATTACKS[from.index()] & target_mask);
+        piece_moves::<K, TACTICAL>(sink, pos, from, KNIGHT_ATTACKS[from.index()] & target_mask);
     }
     for from in pos.bishop_likes(us) {
         let mut t = S::bishop(from, occ) & target_mask;
         if pinned.has(from) {
             t &= line(king, from);
         }
-        sink.targets(pos, from, t);
+        piece_moves::<K, TACTICAL>(sink, pos, from, t);
     }
     for from in pos.rook_likes(us) {
         let mut t = S::rook(from, occ) & target_mask;
         if pinned.has(from) {
             t &= line(king, from);
         }
-        sink.targets(pos, from, t);
+        piece_moves::<K, TACTICAL>(sink, pos, from, t);
     }
 
     if !QUIET || checkers.is_nonempty() {
