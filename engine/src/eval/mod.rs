@@ -42,6 +42,19 @@ use weights::Weights;
 
 pub use mobility::{ChainSet, DynamicSet, MailboxSet, MobilityKind, SingleProbeSet};
 
+/// Expand `$body` once per listed colour, in that order, with `$c` bound
+/// to the colour as a constant: the piece loops of a full evaluation read
+/// colour-dependent tables, shifts and array slots, which then fold away
+/// instead of being recomputed from a run-time colour.
+macro_rules! each_color {
+    ($c:ident in [$($color:expr),+] $body:block) => {{
+        $({
+            let $c: Color = $color;
+            $body
+        })+
+    }};
+}
+
 /// Hash sizes and switches; each can be turned off for measurement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EvalConfig {
@@ -339,28 +352,45 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
             }
         };
 
-        for c in [stm, stm.flip()] {
-            timed!(self, Phase::Knights, {
-                for sq in pos.bb(c, PieceType::Knight) {
-                    add!(Term::Knights, c, pieces::knight(pos, w, entry, c, sq));
-                    let m = set.knight(pos, &mut acc, &inputs, c, sq);
-                    add!(Term::KnightMobility, c, pieces::knight_mobility(w, &m));
-                    note(t, c, PieceType::Knight, sq, &m);
-                }
-            });
-            timed!(self, Phase::Bishops, {
-                for sq in pos.bb(c, PieceType::Bishop) {
-                    add!(Term::Bishops, c, pieces::bishop(pos, w, entry, c, sq));
-                    let m = set.bishop(pos, &mut acc, &inputs, c, sq);
-                    let (mobility, best) = pieces::bishop_mobility(w, &m);
-                    add!(Term::BishopMobility, c, mobility);
-                    add!(Term::BishopBestRay, c, best);
-                    note(t, c, PieceType::Bishop, sq, &m);
-                }
-            });
+        // One colour's knights, then its bishops. Expanded per colour, side
+        // to move first, with the colour a constant (see `each_color`): a
+        // loop over `[stm, stm.flip()]` left every colour-dependent table
+        // index, shift and score slot to be computed at run time.
+        macro_rules! minors {
+            ($c:expr) => {{
+                let c: Color = $c;
+                timed!(self, Phase::Knights, {
+                    for sq in pos.bb(c, PieceType::Knight) {
+                        add!(Term::Knights, c, pieces::knight(pos, w, entry, c, sq));
+                        let m = set.knight(pos, &mut acc, &inputs, c, sq);
+                        add!(Term::KnightMobility, c, pieces::knight_mobility(w, &m));
+                        note(t, c, PieceType::Knight, sq, &m);
+                    }
+                });
+                timed!(self, Phase::Bishops, {
+                    for sq in pos.bb(c, PieceType::Bishop) {
+                        add!(Term::Bishops, c, pieces::bishop(pos, w, entry, c, sq));
+                        let m = set.bishop(pos, &mut acc, &inputs, c, sq);
+                        let (mobility, best) = pieces::bishop_mobility(w, &m);
+                        add!(Term::BishopMobility, c, mobility);
+                        add!(Term::BishopBestRay, c, best);
+                        note(t, c, PieceType::Bishop, sq, &m);
+                    }
+                });
+            }};
+        }
+        match stm {
+            Color::White => {
+                minors!(Color::White);
+                minors!(Color::Black);
+            }
+            Color::Black => {
+                minors!(Color::Black);
+                minors!(Color::White);
+            }
         }
         timed!(self, Phase::Rooks, {
-            for c in Color::ALL {
+            each_color!(c in [Color::White, Color::Black] {
                 for sq in pos.bb(c, PieceType::Rook) {
                     add!(Term::Rooks, c, pieces::rook(pos, w, entry, c, sq));
                     let m = set.rook(pos, &mut acc, &inputs, c, sq);
@@ -371,10 +401,10 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
                     add!(Term::RookTrapped, c, trapped);
                     note(t, c, PieceType::Rook, sq, &m);
                 }
-            }
+            });
         });
         timed!(self, Phase::Queens, {
-            for c in Color::ALL {
+            each_color!(c in [Color::White, Color::Black] {
                 for sq in pos.bb(c, PieceType::Queen) {
                     add!(Term::Queens, c, pieces::queen(pos, w, c, sq));
                     let m = set.queen(pos, &mut acc, &inputs, c, sq);
@@ -383,7 +413,7 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
                     add!(Term::QueenKingRing, c, ring);
                     note(t, c, PieceType::Queen, sq, &m);
                 }
-            }
+            });
         });
 
         // Kings: both kings' attack bits first, then each king, with both
