@@ -146,7 +146,15 @@ pub struct MaterialEntry {
     pub lone_bishop: [bool; 2],
     /// [`scale_divisor`] by the stronger side.
     divisor: [u8; 2],
+    /// Rooks and queens on the board, both colours, capped at 4: the index
+    /// of the doubled-pawn weight. Kept here (in the entry's padding) so an
+    /// evaluation that may exit lazily does not count them.
+    pub majors: u8,
 }
+
+// `majors` fits in what was padding: the entry stays 48 bytes, so the
+// table keeps its number of slots.
+const _: () = assert!(std::mem::size_of::<MaterialEntry>() == 48);
 
 impl MaterialEntry {
     /// The entry for `pos`'s material.
@@ -161,6 +169,7 @@ impl MaterialEntry {
             pieces: Color::ALL.map(|c| piece_count(pos, c) as u8),
             lone_bishop: Color::ALL.map(|c| lone_bishop(pos, c)),
             divisor: Color::ALL.map(|c| scale_divisor(pos, c)),
+            majors: (pos.kind_bb(PieceType::Rook) | pos.kind_bb(PieceType::Queen)).count().min(4) as u8,
         }
     }
 

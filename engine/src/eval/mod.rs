@@ -273,7 +273,7 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
                 }
             };
             let w = &self.weights;
-            let majors = (pos.kind_bb(PieceType::Rook) | pos.kind_bb(PieceType::Queen)).count().min(4) as usize;
+            let majors = mat.majors as usize;
             for c in Color::ALL {
                 add!(Term::Pawns, c, entry.score[c.index()]);
                 add!(Term::DoubledPawns, c, -w.pawn_doubled[majors] * entry.doubled[c.index()] as i32);
