@@ -127,6 +127,8 @@ pub const EVAL_LIMIT: i32 = 20_000;
 pub struct Evaluation<M: MobilitySet, D: DefectCounter> {
     set: M,
     weights: Box<Weights>,
+    /// The rook mobility weights by enemy army, from `weights`.
+    rook_mobility: Box<pieces::ScaledRookMobility>,
     config: EvalConfig,
     pawn_hash: HashTable<PawnEntry>,
     material_hash: HashTable<MaterialEntry>,
@@ -144,6 +146,7 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
         let margin = 2 * weights.lazy_margin_min;
         Evaluation {
             set,
+            rook_mobility: Box::new(pieces::ScaledRookMobility::new(&weights)),
             weights: Box::new(weights),
             config,
             pawn_hash: HashTable::with_bytes(config.pawn_hash_bytes),
@@ -391,10 +394,11 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
         }
         timed!(self, Phase::Rooks, {
             each_color!(c in [Color::White, Color::Black] {
+                let scaled = self.rook_mobility.facing(mat.army[c.flip().index()]);
                 for sq in pos.bb(c, PieceType::Rook) {
                     add!(Term::Rooks, c, pieces::rook(pos, w, entry, c, sq));
                     let m = set.rook(pos, &mut acc, &inputs, c, sq);
-                    let (mobility, best, connected, trapped) = pieces::rook_mobility(pos, w, mat, c, sq, &m);
+                    let (mobility, best, connected, trapped) = pieces::rook_mobility(pos, w, scaled, c, sq, &m);
                     add!(Term::RookMobility, c, mobility);
                     add!(Term::RookBestRay, c, best);
                     add!(Term::RookConnected, c, connected);
