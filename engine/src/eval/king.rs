@@ -38,9 +38,44 @@ pub struct KingInputs {
 /// The king's ring: its neighbours plus the squares two files left and right.
 #[inline(always)]
 pub fn ring(k: Square) -> Bitboard {
-    let b = Bitboard::from_square(k);
-    KING_ATTACKS[k.index()] | b.east().east() | b.west().west()
+    RINGS[k.index()]
 }
+
+/// [`ring`] of every square, built at compile time: the danger counter
+/// reads a king's ring with one load instead of four shifts and masks.
+static RINGS: [Bitboard; 64] = {
+    let mut t = [Bitboard::EMPTY; 64];
+    let mut i = 0;
+    while i < 64 {
+        let b = Bitboard(1 << i);
+        t[i] = Bitboard(KING_ATTACKS[i].0 | b.east().east().0 | b.west().west().0);
+        i += 1;
+    }
+    t
+};
+
+/// `FRONTS[colour][k]`: the squares next to a king on `k` on the rank in
+/// front of it (from `colour`'s side; none on its last rank), built at
+/// compile time so the danger counter does not branch on the rank and
+/// shift a rank mask on every call.
+static FRONTS: [[Bitboard; 64]; 2] = {
+    let mut t = [[Bitboard::EMPTY; 64]; 2];
+    let mut i = 0;
+    while i < 64 {
+        let sq = Square::from_index(i);
+        let colors = [Color::White, Color::Black];
+        let mut c = 0;
+        while c < 2 {
+            let forward_rank = sq.relative_rank(colors[c]) + 1;
+            if forward_rank < 8 {
+                t[c][i] = Bitboard(KING_ATTACKS[i].0 & Bitboard::relative_rank(colors[c], forward_rank).0);
+            }
+            c += 1;
+        }
+        i += 1;
+    }
+    t
+};
 
 /// King safety of `color`: the danger penalty (negative) and its inputs.
 /// `shelter` is [`shelter`] for `color`'s king (the evaluation keeps it in
@@ -83,12 +118,7 @@ fn danger<V: AttackView>(
     }
     counter += pointing / 2;
 
-    let forward_rank = k.relative_rank(color) + 1;
-    let front = if forward_rank < 8 {
-        KING_ATTACKS[k.index()] & Bitboard::relative_rank(color, forward_rank)
-    } else {
-        Bitboard::EMPTY
-    };
+    let front = FRONTS[color.index()][k.index()];
     let ring = ring(k);
     let attacked = view.attacked(pos, enemy, ring, DIRECT_BITS);
     let xrayed = view.attacked(pos, enemy, ring, XRAY_BITS);
@@ -212,4 +242,28 @@ fn endgame_terms(pos: &Position, w: &Weights, pawns: &PawnEntry, mat: &MaterialE
         }
     }
     score
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The compile-time rings and fronts are the shifts and masks they
+    /// replace.
+    #[test]
+    fn ring_and_front_tables_match_their_definitions() {
+        for k in Square::all() {
+            let b = Bitboard::from_square(k);
+            assert_eq!(ring(k), KING_ATTACKS[k.index()] | b.east().east() | b.west().west(), "{k}");
+            for color in Color::ALL {
+                let forward_rank = k.relative_rank(color) + 1;
+                let front = if forward_rank < 8 {
+                    KING_ATTACKS[k.index()] & Bitboard::relative_rank(color, forward_rank)
+                } else {
+                    Bitboard::EMPTY
+                };
+                assert_eq!(FRONTS[color.index()][k.index()], front, "{k} {color:?}");
+            }
+        }
+    }
 }
