@@ -1,7 +1,8 @@
-//! New form of the defect count: for each king square, per piece type, the
-//! set of squares from which that type's empty-board pattern reaches the
-//! 3-square zone, built at compile time. The count is then four
-//! intersections with the enemy piece bitboards and four popcounts.
+//! New form of the defect count: for each king square, per piece type
+//! (knight, bishop, rook), the set of squares from which that type's
+//! empty-board pattern reaches the 3-square zone, built at compile time.
+//! The count is then three intersections with the enemy knights, bishops
+//! and queens, rooks and queens, and one popcount of their union.
 
 use super::{king_base, DefectCounter, KingDefects, DEFECT_MATERIAL_THRESHOLD};
 use crate::bitboard::Bitboard;
@@ -13,15 +14,13 @@ use crate::types::{Color, PieceType};
 #[derive(Copy, Clone, Default, Debug)]
 pub struct BitboardDefects;
 
-/// Piece types that can point at the king zone, in [`ZONE_REACH`] order.
-const POINTERS: [PieceType; 4] = [PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen];
-
-/// `ZONE_REACH[type][king]`: squares from which a knight, bishop, rook or
-/// queen reaches k-1, k or k+1 (k moved inward off the a/h-file). Reach is
+/// `ZONE_REACH[type][king]`: squares from which a knight, bishop or rook
+/// reaches k-1, k or k+1 (k moved inward off the a/h-file). Reach is
 /// symmetric for these pieces, so this is the union of the zone squares'
-/// own patterns.
-static ZONE_REACH: [[Bitboard; 64]; 4] = {
-    let mut t = [[Bitboard::EMPTY; 64]; 4];
+/// own patterns. A queen reaches the zone from exactly the squares a bishop
+/// or a rook would, so it is counted with both.
+static ZONE_REACH: [[Bitboard; 64]; 3] = {
+    let mut t = [[Bitboard::EMPTY; 64]; 3];
     let mut king = 0;
     while king < 64 {
         let centre = match king % 8 {
@@ -37,7 +36,6 @@ static ZONE_REACH: [[Bitboard; 64]; 4] = {
             t[kind][king] = Bitboard(p[centre - 1].0 | p[centre].0 | p[centre + 1].0);
             kind += 1;
         }
-        t[3][king] = Bitboard(t[1][king].0 | t[2][king].0);
         king += 1;
     }
     t
@@ -53,10 +51,15 @@ impl DefectCounter for BitboardDefects {
             return KingDefects::NONE;
         }
         let king = pos.king_square(side);
-        let mut pointing = 0;
-        for (i, kind) in POINTERS.into_iter().enumerate() {
-            pointing += (ZONE_REACH[i][king.index()] & pos.bb(them, kind)).count() as i32;
-        }
+        // A queen reaches the zone exactly when a bishop or a rook on its
+        // square would, and the piece sets are disjoint: so the pieces that
+        // point are one union, counted with one popcount, rather than four
+        // intersections counted apart.
+        let k = king.index();
+        let reaching = (ZONE_REACH[0][k] & pos.bb(them, PieceType::Knight))
+            | (ZONE_REACH[1][k] & pos.bishop_likes(them))
+            | (ZONE_REACH[2][k] & pos.rook_likes(them));
+        let pointing = reaching.count() as i32;
         KingDefects { count: king_base(side, king) + pointing, pointing }
     }
 }
@@ -85,7 +88,6 @@ mod tests {
                 assert_eq!(ZONE_REACH[0][king.index()].has(from), knight, "N {king} {from}");
                 assert_eq!(ZONE_REACH[1][king.index()].has(from), bishop, "B {king} {from}");
                 assert_eq!(ZONE_REACH[2][king.index()].has(from), rook, "R {king} {from}");
-                assert_eq!(ZONE_REACH[3][king.index()].has(from), bishop || rook, "Q {king} {from}");
             }
         }
     }
