@@ -1,23 +1,35 @@
-//! The three board primitives. Every board change goes through `slide`
-//! (move a piece to an empty square), `lift` (remove a piece) and `place`
-//! (add a piece). Each updates the mailbox cell, the piece list, counts,
-//! material and the material key, bitboards and, when `HASH` is true, the
-//! full and pawn keys, all together. Make uses `HASH = true`; unmake uses
-//! the `false` twins and restores the saved keys instead.
+//! The three board primitives. Every board change goes through
+//! `slide_known` (move a piece to an empty square), `lift_known` (remove a
+//! piece) and `place_known` (add a piece), each told the piece's colour and
+//! kind; `place` is the set-up's form taking a `Piece`. Each updates the
+//! mailbox cell, the piece list, counts, material and the material key,
+//! bitboards and, when `HASH` is true, the full and pawn keys, all together.
+//! Make uses `HASH = true`; unmake uses the `false` twins and restores the
+//! saved keys instead.
 
 use super::{material_unit, zobrist, Position};
 use crate::bitboard::Bitboard;
+use crate::types::Color;
 use crate::types::{Piece, PieceType, Square88};
 
 impl Position {
-    /// Move the piece on `from` to the empty square `to`.
+    /// Move the piece of `color` and `kind` on `from` to the empty square
+    /// `to`. The caller names the piece (make and unmake read it from the
+    /// move, with the colour a constant of their per-colour copy), so the
+    /// colour- and kind-dependent indexes fold instead of being decoded
+    /// from the cell.
     #[inline(always)]
-    pub(crate) fn slide<const HASH: bool>(&mut self, from: Square88, to: Square88) {
+    pub(crate) fn slide_known<const HASH: bool>(
+        &mut self,
+        from: Square88,
+        to: Square88,
+        color: Color,
+        kind: PieceType,
+    ) {
         let cell = self.cells[from.index()];
-        let piece = Piece::from_code_or_empty(cell[0] as u8);
-        debug_assert!(!piece.is_empty(), "slide from empty {from}");
+        let piece = Piece::new(color, kind);
+        debug_assert_eq!(self.piece_at(from), piece, "slide of the wrong piece from {from}");
         debug_assert!(self.piece_at(to).is_empty(), "slide onto occupied {to}");
-        let (color, kind) = (piece.color(), piece.kind());
         let index = cell[1] as usize;
         self.cells[to.index()] = cell;
         self.cells[from.index()] = [0, 0];
@@ -40,15 +52,14 @@ impl Position {
         }
     }
 
-    /// Remove the piece on `sq` and return it. The last entry of its list
-    /// moves into the gap.
+    /// Remove the piece of `color` and `kind` on `sq` (named by the caller,
+    /// as for [`slide_known`](Self::slide_known)). The last entry of its
+    /// list moves into the gap.
     #[inline(always)]
-    pub(crate) fn lift<const HASH: bool>(&mut self, sq: Square88) -> Piece {
-        let cell = self.cells[sq.index()];
-        let piece = Piece::from_code_or_empty(cell[0] as u8);
-        debug_assert!(!piece.is_empty(), "lift from empty {sq}");
-        let (color, kind) = (piece.color(), piece.kind());
-        let (c, index) = (color.index(), cell[1] as usize);
+    pub(crate) fn lift_known<const HASH: bool>(&mut self, sq: Square88, color: Color, kind: PieceType) {
+        let piece = Piece::new(color, kind);
+        debug_assert_eq!(self.piece_at(sq), piece, "lift of the wrong piece from {sq}");
+        let (c, index) = (color.index(), self.cells[sq.index()][1] as usize);
         self.cells[sq.index()] = [0, 0];
         if kind == PieceType::Pawn {
             let last = self.pawn_count[c] as usize - 1;
@@ -84,7 +95,6 @@ impl Position {
                 self.pawn_key ^= z;
             }
         }
-        piece
     }
 
     /// Put `piece` on the empty square `sq`, appending it to its list. A
@@ -92,8 +102,15 @@ impl Position {
     /// index 0.
     #[inline(always)]
     pub(crate) fn place<const HASH: bool>(&mut self, sq: Square88, piece: Piece) {
+        self.place_known::<HASH>(sq, piece.color(), piece.kind());
+    }
+
+    /// [`place`](Self::place) with the piece as its colour and kind (see
+    /// [`slide_known`](Self::slide_known)).
+    #[inline(always)]
+    pub(crate) fn place_known<const HASH: bool>(&mut self, sq: Square88, color: Color, kind: PieceType) {
         debug_assert!(self.piece_at(sq).is_empty(), "place onto occupied {sq}");
-        let (color, kind) = (piece.color(), piece.kind());
+        let piece = Piece::new(color, kind);
         let c = color.index();
         let index = if kind == PieceType::Pawn {
             let i = self.pawn_count[c] as usize;

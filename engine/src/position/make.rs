@@ -54,8 +54,22 @@ impl Position {
     /// Play `m`, which must be legal in this position.
     #[inline(always)]
     pub fn make(&mut self, m: Move) {
-        let us = self.side;
+        // One copy per side to move, with the colour a constant: the
+        // colour-dependent indexes (lists, counts, bitboards, material key
+        // shifts, the pawn push) fold, and the pieces' colours come from
+        // the side instead of being decoded from the board.
+        match self.side {
+            Color::White => self.make_as::<{ Color::White as usize }>(m),
+            Color::Black => self.make_as::<{ Color::Black as usize }>(m),
+        }
+    }
+
+    /// [`make`](Self::make) with White (`US` 0) or Black (`US` 1) to move.
+    #[inline(always)]
+    fn make_as<const US: usize>(&mut self, m: Move) {
+        let us = Color::from_index(US);
         let them = us.flip();
+        debug_assert_eq!(self.side, us);
         self.history.push(Undo {
             mv: m,
             castling: self.castling,
@@ -68,27 +82,27 @@ impl Position {
         self.ep = None;
 
         let (from, to) = (m.from(), m.to());
-        let moved = m.moved();
+        let moved = m.moved_kind();
         self.halfmove += 1;
 
         if m.is_en_passant() {
-            self.lift::<true>(to.offset(-PAWN_PUSH[us.index()]));
+            self.lift_known::<true>(to.offset(-PAWN_PUSH[US]), them, PieceType::Pawn);
         } else if m.is_capture() {
-            self.lift::<true>(to);
+            self.lift_known::<true>(to, them, m.captured_kind());
         }
         if m.is_capture() {
             self.halfmove = 0;
         }
         if m.is_promotion() {
-            self.lift::<true>(from);
-            self.place::<true>(to, m.promotion());
+            self.lift_known::<true>(from, us, PieceType::Pawn);
+            self.place_known::<true>(to, us, m.promotion().kind());
         } else {
-            self.slide::<true>(from, to);
+            self.slide_known::<true>(from, to, us, moved);
         }
-        if moved.kind() == PieceType::Pawn {
+        if moved == PieceType::Pawn {
             self.halfmove = 0;
             if m.is_double_push() {
-                let ep = from.offset(PAWN_PUSH[us.index()]);
+                let ep = from.offset(PAWN_PUSH[US]);
                 if self.ep_capturable(ep, them) {
                     self.ep = Some(ep);
                     self.key ^= zobrist::ep_file(ep.file());
@@ -96,7 +110,7 @@ impl Position {
             }
         } else if m.is_castle() {
             let (rook_from, rook_to) = castle_rook_squares(to);
-            self.slide::<true>(rook_from, rook_to);
+            self.slide_known::<true>(rook_from, rook_to, us, PieceType::Rook);
         }
 
         let rights = self.castling.bits() & CASTLE_KEEP[from.index()] & CASTLE_KEEP[to.index()];
@@ -116,10 +130,22 @@ impl Position {
     /// Panics if no move was made (a programming error).
     #[inline(always)]
     pub fn unmake(&mut self) -> Move {
+        // Per colour, as for make: `US` is the side that made the move.
+        match self.side {
+            Color::White => self.unmake_as::<{ Color::Black as usize }>(),
+            Color::Black => self.unmake_as::<{ Color::White as usize }>(),
+        }
+    }
+
+    /// [`unmake`](Self::unmake) of a move White (`US` 0) or Black (`US` 1)
+    /// made.
+    #[inline(always)]
+    fn unmake_as<const US: usize>(&mut self) -> Move {
         let undo = self.history.pop().expect("unmake without a move to take back");
         let m = undo.mv;
-        let them = self.side;
-        let us = them.flip();
+        let us = Color::from_index(US);
+        let them = us.flip();
+        debug_assert_eq!(self.side, them);
         self.side = us;
         if us == Color::Black {
             self.fullmove = self.fullmove.saturating_sub(1);
@@ -128,18 +154,18 @@ impl Position {
             let (from, to) = (m.from(), m.to());
             if m.is_castle() {
                 let (rook_from, rook_to) = castle_rook_squares(to);
-                self.slide::<false>(rook_to, rook_from);
+                self.slide_known::<false>(rook_to, rook_from, us, PieceType::Rook);
             }
             if m.is_promotion() {
-                self.lift::<false>(to);
-                self.place::<false>(from, m.moved());
+                self.lift_known::<false>(to, us, m.promotion().kind());
+                self.place_known::<false>(from, us, PieceType::Pawn);
             } else {
-                self.slide::<false>(to, from);
+                self.slide_known::<false>(to, from, us, m.moved_kind());
             }
             if m.is_en_passant() {
-                self.place::<false>(to.offset(-PAWN_PUSH[us.index()]), m.captured());
+                self.place_known::<false>(to.offset(-PAWN_PUSH[US]), them, PieceType::Pawn);
             } else if m.is_capture() {
-                self.place::<false>(to, m.captured());
+                self.place_known::<false>(to, them, m.captured_kind());
             }
         }
         self.castling = undo.castling;

@@ -10,9 +10,9 @@
 //!   same counts packed into one word, the material key.
 //! * Bitboards (new): per colour and type, per colour, and all pieces.
 //!
-//! The invariants between them are kept by three primitives only, `slide`,
-//! `lift` and `place` (in `board.rs`), each in a hashing form for make and a
-//! non-hashing form for unmake. Nothing else writes the board.
+//! The invariants between them are kept by three primitives only,
+//! `slide_known`, `lift_known` and `place_known` (in `board.rs`), each in a
+//! hashing form for make and a non-hashing form for unmake. Nothing else writes the board.
 
 mod board;
 pub mod epd;
