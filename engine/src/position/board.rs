@@ -10,7 +10,23 @@
 use super::{material_unit, zobrist, Position};
 use crate::bitboard::Bitboard;
 use crate::types::Color;
-use crate::types::{Piece, PieceType, Square88};
+use crate::types::{Piece, PieceType, Square, Square88};
+
+/// [`Square88::to_64`] by the 0x88 square's index (off-board entries are
+/// never read): one load where the conversion is four instructions, and
+/// make and unmake convert every square they touch for the bitboards and
+/// the keys.
+static SQUARE_64: [Square; 128] = {
+    let mut t = [Square::from_index(0); 128];
+    let mut i = 0;
+    while i < 128 {
+        if Square88::from_raw(i as u8).is_on_board() {
+            t[i] = Square88::from_raw(i as u8).to_64();
+        }
+        i += 1;
+    }
+    t
+};
 
 impl Position {
     /// Move the piece of `color` and `kind` on `from` to the empty square
@@ -38,7 +54,7 @@ impl Position {
         } else {
             self.piece_list[color.index()][index] = to;
         }
-        let (f, t) = (from.to_64(), to.to_64());
+        let (f, t) = (SQUARE_64[from.index()], SQUARE_64[to.index()]);
         let change = Bitboard::from_square(f) | Bitboard::from_square(t);
         self.by_type[color.index()][kind.index()] ^= change;
         self.by_color[color.index()] ^= change;
@@ -76,14 +92,14 @@ impl Position {
             self.cells[moved.index()][1] = index as u32;
             self.piece_count[c] -= 1;
             self.non_pawn_material[c] -= kind.value();
-            let shade = sq.to_64().shade();
+            let shade = SQUARE_64[sq.index()].shade();
             if kind == PieceType::Bishop {
                 self.bishop_shades[c][shade] -= 1;
             }
             self.material_key -= material_unit(color, kind, shade);
         }
         self.type_count[c][kind.index()] -= 1;
-        let s = sq.to_64();
+        let s = SQUARE_64[sq.index()];
         let bit = Bitboard::from_square(s);
         self.by_type[c][kind.index()] ^= bit;
         self.by_color[c] ^= bit;
@@ -123,7 +139,7 @@ impl Position {
             self.piece_list[c][i] = sq;
             self.piece_count[c] += 1;
             self.non_pawn_material[c] += kind.value();
-            let shade = sq.to_64().shade();
+            let shade = SQUARE_64[sq.index()].shade();
             if kind == PieceType::Bishop {
                 self.bishop_shades[c][shade] += 1;
             }
@@ -132,7 +148,7 @@ impl Position {
         };
         self.cells[sq.index()] = [piece.code() as u32, index as u32];
         self.type_count[c][kind.index()] += 1;
-        let s = sq.to_64();
+        let s = SQUARE_64[sq.index()];
         let bit = Bitboard::from_square(s);
         self.by_type[c][kind.index()] ^= bit;
         self.by_color[c] ^= bit;
