@@ -113,10 +113,14 @@ impl Position {
             self.slide_known::<true>(rook_from, rook_to, us, PieceType::Rook);
         }
 
-        let rights = self.castling.bits() & CASTLE_KEEP[from.index()] & CASTLE_KEEP[to.index()];
-        if rights != self.castling.bits() {
-            self.key ^= zobrist::castling(self.castling) ^ zobrist::castling(CastleRights::from_bits(rights));
-            self.castling = CastleRights::from_bits(rights);
+        // Most positions the search sees have no rights left to lose: one
+        // test instead of the two table loads.
+        if self.castling != CastleRights::NONE {
+            let rights = self.castling.bits() & CASTLE_KEEP[from.index()] & CASTLE_KEEP[to.index()];
+            if rights != self.castling.bits() {
+                self.key ^= zobrist::castling(self.castling) ^ zobrist::castling(CastleRights::from_bits(rights));
+                self.castling = CastleRights::from_bits(rights);
+            }
         }
 
         self.side = them;
