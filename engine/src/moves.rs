@@ -144,6 +144,18 @@ impl Move {
         FIELD_VALUE[((self.0 >> 20) & 15) as usize]
     }
 
+    /// The material a capture or promotion gains on the spot: the victim,
+    /// plus the promoted piece less its pawn (SEE's first gain, the
+    /// search's delta pruning).
+    #[inline(always)]
+    pub fn material_gain(self) -> i32 {
+        let mut gain = if self.is_capture() { self.captured_value() } else { 0 };
+        if self.is_promotion() {
+            gain += self.promotion().kind().value() - PieceType::Pawn.value();
+        }
+        gain
+    }
+
     #[inline(always)]
     pub const fn flags(self) -> u32 {
         self.0 >> 28

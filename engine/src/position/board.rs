@@ -9,8 +9,7 @@
 
 use super::{material_unit, zobrist, Position};
 use crate::bitboard::Bitboard;
-use crate::types::Color;
-use crate::types::{Piece, PieceType, Square, Square88};
+use crate::types::{Color, Piece, PieceType, Square, Square88};
 
 /// [`Square88::to_64`] by the 0x88 square's index (off-board entries are
 /// never read): one load where the conversion is four instructions, and

@@ -853,8 +853,7 @@ impl<P: Profile> Searcher<P> {
                         continue;
                     }
                     // Delta pruning: even winning the piece cannot reach alpha.
-                    if !in_check && !m.is_promotion() && stand_pat + ordering::material_gain(m) + DELTA_MARGIN <= alpha
-                    {
+                    if !in_check && !m.is_promotion() && stand_pat + m.material_gain() + DELTA_MARGIN <= alpha {
                         continue;
                     }
                     // SEE pruning: losing captures are not searched (and

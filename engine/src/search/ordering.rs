@@ -267,16 +267,6 @@ pub fn may_lose_material(m: Move) -> bool {
     m.is_capture() && m.moved_kind() != PieceType::King && m.captured_value() < m.moved_value()
 }
 
-/// The value a capture or promotion gains on the spot (delta pruning).
-#[inline(always)]
-pub fn material_gain(m: Move) -> i32 {
-    let mut gain = if m.is_capture() { m.captured_value() } else { 0 };
-    if m.is_promotion() {
-        gain += m.promotion().kind().value() - PieceType::Pawn.value();
-    }
-    gain
-}
-
 /// Is `pos`'s side to move left with pawns and king only? (Null move is
 /// unsafe there: zugzwang.)
 #[inline(always)]
@@ -417,7 +407,7 @@ mod tests {
         assert!(mvv_lva(kxr) < mvv_lva(qxr));
         assert!(!may_lose_material(pxq) && !may_lose_material(qxq) && !may_lose_material(kxr));
         assert!(may_lose_material(qxr) && !may_lose_material(quiet));
-        assert_eq!(material_gain(qxr), 500);
-        assert_eq!(material_gain(quiet), 0);
+        assert_eq!(qxr.material_gain(), 500);
+        assert_eq!(quiet.material_gain(), 0);
     }
 }

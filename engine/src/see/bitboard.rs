@@ -175,7 +175,7 @@ pub fn see_bitboard<S: Sliders>(pos: &Position, m: Move) -> i32 {
     // Both colours' attackers at once: one probe per slider kind.
     let attackers = pos.attackers_to::<S>(to, occupied).without(from);
     if (attackers & pos.color_bb(us.flip())).is_empty() {
-        return Gains::first_gain(m); // nothing takes back
+        return m.material_gain(); // nothing takes back
     }
     let mut ex = Exchange::<S> {
         pos,

@@ -75,22 +75,11 @@ impl Gains {
     #[inline(always)]
     fn first(m: Move) -> Gains {
         let to = m.to();
-        let first = Self::first_gain(m);
+        let first = m.material_gain();
         let at_stake = if m.is_promotion() { m.promotion().kind().value() } else { m.moved_value() };
         let mut gain = FixedVec::new();
         gain.push(first);
         Gains { gain, last: first, at_stake, promotion_square: to.rank() == 0 || to.rank() == 7 }
-    }
-
-    /// What the first move alone gains: the exchange's value when nothing
-    /// can capture back (an exchange can skip building the list then).
-    #[inline(always)]
-    fn first_gain(m: Move) -> i32 {
-        let mut first = if m.is_capture() { m.captured_value() } else { 0 };
-        if m.is_promotion() {
-            first += m.promotion().kind().value() - PieceType::Pawn.value();
-        }
-        first
     }
 
     /// Room for another capture?
