@@ -13,6 +13,7 @@
 use super::attacks::{AttackView, DIRECT_BITS, KING_BIT, XRAY_BITS};
 use super::material::MaterialEntry;
 use super::pawns::{table_index, PawnEntry};
+use super::trace::Tracer;
 use super::weights::Weights;
 use crate::bitboard::Bitboard;
 use crate::position::Position;
@@ -77,46 +78,47 @@ static FRONTS: [[Bitboard; 64]; 2] = {
     t
 };
 
-/// King safety of `color`: the danger penalty (negative) and its inputs.
-/// `shelter` is [`shelter`] for `color`'s king (the evaluation keeps it in
-/// the pawn entry).
-#[inline(always)]
-pub fn safety<V: AttackView>(
-    pos: &Position,
-    view: &V,
-    w: &Weights,
-    mat: &MaterialEntry,
-    color: Color,
-    pointing: i32,
-    shelter: i32,
-) -> (i32, KingInputs) {
-    // Without enough enemy material there is no danger: that exit stays
-    // inline.
-    if mat.army[color.flip().index()] < DANGER_ARMY {
-        return (0, KingInputs::default());
+/// The king danger weights scaled by every enemy army (0 to 31 pawns):
+/// `king_danger[counter] * army / 31`, built once per evaluator. A king in
+/// danger then reads its penalty with one load instead of a multiply and a
+/// signed division by 31 (same integer arithmetic, so the same values).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScaledKingDanger([[i32; 64]; 32]);
+
+impl ScaledKingDanger {
+    pub fn new(w: &Weights) -> ScaledKingDanger {
+        ScaledKingDanger(std::array::from_fn(|army| w.king_danger.map(|v| v * army as i32 / 31)))
     }
-    danger(pos, view, w, mat, color, pointing, shelter)
+
+    /// The penalty for a danger counter of `index` ([`danger`]) against an
+    /// enemy army of `enemy_army` (0 to 31, as
+    /// [`super::material::MaterialEntry::army`] holds).
+    #[inline(always)]
+    pub fn penalty(&self, enemy_army: i32, index: usize) -> i32 {
+        self.0[enemy_army as usize][index]
+    }
 }
 
-/// [`safety`] with enough enemy material for the danger counter.
-fn danger<V: AttackView>(
+/// The danger counter of `color`'s king, clamped to an index of
+/// `king_danger` (0 to 63), with an enemy army of `enemy_army` (at least
+/// [`DANGER_ARMY`]). `base` is what the pieces' geometry and the pawns
+/// add: half the pointing count plus [`shelter`] (the evaluation keeps the
+/// shelter in the pawn entry). Only a tracer is told the inputs.
+pub fn danger<V: AttackView, T: Tracer>(
     pos: &Position,
     view: &V,
     w: &Weights,
-    mat: &MaterialEntry,
+    enemy_army: i32,
     color: Color,
-    pointing: i32,
-    shelter: i32,
-) -> (i32, KingInputs) {
+    base: i32,
+    t: &mut T,
+) -> usize {
     let enemy = color.flip();
-    let enemy_army = mat.army[enemy.index()];
     let k = pos.king_square(color);
-    let mut inp = KingInputs::default();
-    let mut counter = 0;
+    let mut counter = base;
     if enemy_army >= SQUARE_DANGER_ARMY {
         counter += w.king_square_danger[table_index(color, k)];
     }
-    counter += pointing / 2;
 
     let front = FRONTS[color.index()][k.index()];
     let ring = ring(k);
@@ -127,8 +129,6 @@ fn danger<V: AttackView>(
     let defended_by_others = view.attacked(pos, color, ring, DIRECT_BITS & !KING_BIT);
     let king_alone = attacked & KING_ATTACKS[k.index()] & !defended_by_others;
     let count = |b: Bitboard| b.count() as i32;
-    inp.ring_attacked = count(attacked);
-    inp.ring_xray = count(xrayed);
     counter += w.king_ring_attacked * count(attacked)
         + w.king_ring_front * count(attacked & front)
         + w.king_ring_empty * count(attacked & !pos.occupied())
@@ -137,7 +137,6 @@ fn danger<V: AttackView>(
         + w.king_ring_xray * count(xrayed);
     let pattern = view.classes(pos, enemy, ring);
 
-    counter += shelter;
     counter = counter.max(0);
     let pattern_weight = w.king_attack_pattern[pattern as usize];
     counter += pattern_weight;
@@ -148,11 +147,11 @@ fn danger<V: AttackView>(
     if pattern_weight >= w.king_strong_pattern && flights <= 1 {
         counter += w.king_few_flights;
     }
-    inp.counter = counter;
-    inp.pattern = pattern;
-    inp.flights = flights;
-    let penalty = w.king_danger[counter.clamp(0, 63) as usize] * enemy_army / 31;
-    (-penalty, inp)
+    if T::ON {
+        let inputs = KingInputs { counter, ring_attacked: count(attacked), ring_xray: count(xrayed), pattern, flights };
+        t.king(color, inputs);
+    }
+    counter.clamp(0, 63) as usize
 }
 
 /// The danger the pawns around `color`'s king on `k` add: open and

@@ -33,6 +33,7 @@ use attacks::{record_king_attacks, record_pawn_attacks, Accumulators, AttackView
 #[allow(unused_imports)]
 use counters::{timed, EvalCounters, Phase};
 use hash::{HashTable, Keyed};
+use king::KingInputs;
 use material::MaterialEntry;
 use mobility::{MobilityInputs, MobilitySet, PieceMobility};
 use pawns::{PawnEntry, Shelter};
@@ -129,6 +130,8 @@ pub struct Evaluation<M: MobilitySet, D: DefectCounter> {
     weights: Box<Weights>,
     /// The rook mobility weights by enemy army, from `weights`.
     rook_mobility: Box<pieces::ScaledRookMobility>,
+    /// The king danger weights by enemy army, from `weights`.
+    king_danger: Box<king::ScaledKingDanger>,
     config: EvalConfig,
     pawn_hash: HashTable<PawnEntry>,
     material_hash: HashTable<MaterialEntry>,
@@ -147,6 +150,7 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
         Evaluation {
             set,
             rook_mobility: Box::new(pieces::ScaledRookMobility::new(&weights)),
+            king_danger: Box::new(king::ScaledKingDanger::new(&weights)),
             weights: Box::new(weights),
             config,
             pawn_hash: HashTable::with_bytes(config.pawn_hash_bytes),
@@ -420,33 +424,34 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
             });
         });
 
-        // Kings: both kings' attack bits first, then each king, with both
-        // sides' pointing counts refreshed.
+        // Kings: both kings' attack bits first, then each king.
         let mut new_shelter: [Option<Shelter>; 2] = [None; 2];
         timed!(self, Phase::Kings, {
             record_king_attacks(pos, &mut acc, words, accs);
-            let pointing = Color::ALL.map(|c| D::count(pos, c).pointing);
             for c in [Color::Black, Color::White] {
-                // The shelter only counts with enough enemy material; it
-                // is cached per king square in the pawn entry (written back
-                // once the entry is no longer read).
-                let shelter = if mat.army[c.flip().index()] >= king::DANGER_ARMY {
+                // The danger counter only counts with enough enemy material.
+                let enemy_army = mat.army[c.flip().index()];
+                let safety = if enemy_army >= king::DANGER_ARMY {
+                    // The shelter is cached per king square in the pawn
+                    // entry (written back once the entry is no longer read).
                     let k = pos.king_square(c);
-                    entry.shelter[c.index()].get(k).unwrap_or_else(|| {
+                    let shelter = entry.shelter[c.index()].get(k).unwrap_or_else(|| {
                         let v = king::shelter(w, entry, c, k);
                         new_shelter[c.index()] = Some(Shelter::new(k, v));
                         v
-                    })
+                    });
+                    let base = D::count(pos, c).pointing / 2 + shelter;
+                    let index = if words {
+                        king::danger(pos, &WordsView, w, enemy_army, c, base, t)
+                    } else {
+                        king::danger(pos, &acc, w, enemy_army, c, base, t)
+                    };
+                    -self.king_danger.penalty(enemy_army, index)
                 } else {
+                    t.king(c, KingInputs::default());
                     0
                 };
-                let (v, inputs) = if words {
-                    king::safety(pos, &WordsView, w, mat, c, pointing[c.index()], shelter)
-                } else {
-                    king::safety(pos, &acc, w, mat, c, pointing[c.index()], shelter)
-                };
-                add!(Term::KingSafety, c, v);
-                t.king(c, inputs);
+                add!(Term::KingSafety, c, safety);
                 add!(Term::KingUncastled, c, king::uncastled(pos, w, mat, c));
                 add!(Term::KingEndgame, c, king::endgame(pos, w, entry, mat, c));
             }
