@@ -89,7 +89,8 @@ pub struct EvalStats {
 pub struct Records {
     /// Pieces attacked on squares the enemy controls.
     pub en_prise: [Bitboard; 2],
-    /// Zero-mobility pieces under enemy attack.
+    /// Zero-mobility pieces under enemy attack: for traces only (the search
+    /// never reads it), so empty after an untraced evaluation.
     pub trapped: [Bitboard; 2],
 }
 
@@ -178,8 +179,9 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
     }
 
     /// Records of the last evaluation that reached them: all of them after
-    /// a full evaluation; after an eval-hash hit only the side to move's
-    /// `en_prise` (what the hash keeps), the rest empty.
+    /// a full evaluation (`trapped` only after a traced one); after an
+    /// eval-hash hit only the side to move's `en_prise` (what the hash
+    /// keeps), the rest empty.
     pub fn records(&self) -> Records {
         self.records
     }
@@ -349,12 +351,13 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
             stationary: entry.stationary,
             king_zone: Color::ALL.map(|c| crate::tables::KING_ATTACKS[pos.king_square(c).index()]),
         };
+        // Zero-mobility pieces, for the trapped records only traces read.
         let mut zero_mobility = Bitboard::EMPTY;
         let mut note = |t: &mut T, color: Color, kind: PieceType, square: Square, m: &PieceMobility| {
-            if m.mobility == 0 {
-                zero_mobility = zero_mobility.with(square);
-            }
             if T::ON {
+                if m.mobility == 0 {
+                    zero_mobility = zero_mobility.with(square);
+                }
                 t.piece(PieceTrace { color, kind, square, mobility: *m });
             }
         };
