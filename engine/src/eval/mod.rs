@@ -89,8 +89,7 @@ pub struct EvalStats {
 pub struct Records {
     /// Pieces attacked on squares the enemy controls.
     pub en_prise: [Bitboard; 2],
-    /// Zero-mobility pieces under enemy attack: for traces only (the search
-    /// never reads it), so empty after an untraced evaluation.
+    /// Zero-mobility pieces under enemy attack (traces only).
     pub trapped: [Bitboard; 2],
 }
 
@@ -178,10 +177,10 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
         self.stats
     }
 
-    /// Records of the last evaluation that reached them: all of them after
-    /// a full evaluation (`trapped` only after a traced one); after an
-    /// eval-hash hit only the side to move's `en_prise` (what the hash
-    /// keeps), the rest empty.
+    /// Records of the last evaluation that reached them: the side to move's
+    /// `en_prise` (what the search reads and the eval hash keeps) after a
+    /// full evaluation or an eval-hash hit, the rest empty; all of them
+    /// after a trace.
     pub fn records(&self) -> Records {
         self.records
     }
@@ -483,10 +482,13 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
         }
 
         let records = timed!(self, Phase::Records, {
+            // The search reads only the side to move's pieces en prise (what
+            // the eval hash keeps); traces read every record.
+            let colors: &[Color] = if T::ON { &Color::ALL } else { &[stm] };
             if words {
-                records(pos, &WordsView, zero_mobility)
+                records(pos, &WordsView, colors, zero_mobility)
             } else {
-                records(pos, &acc, zero_mobility)
+                records(pos, &acc, colors, zero_mobility)
             }
         });
 
@@ -527,10 +529,10 @@ fn pawn_entry_miss(table: &mut HashTable<PawnEntry>, pos: &Position, w: &Weights
     e
 }
 
-/// En-prise and trapped records from the complete attack state.
-fn records<V: AttackView>(pos: &Position, view: &V, zero_mobility: Bitboard) -> Records {
+/// En-prise and trapped records of `colors` from the complete attack state.
+fn records<V: AttackView>(pos: &Position, view: &V, colors: &[Color], zero_mobility: Bitboard) -> Records {
     let mut r = Records::default();
-    for c in Color::ALL {
+    for &c in colors {
         let enemy = c.flip();
         let pieces = pos.color_bb(c) & !pos.bb(c, PieceType::Pawn) & !pos.bb(c, PieceType::King);
         let attacked = view.attacked(pos, enemy, pieces, attacks::DIRECT_BITS);
