@@ -14,7 +14,13 @@ pub struct Pext;
 fn probe(entry: &SliderEntry, occupied: Bitboard) -> Bitboard {
     // SAFETY: this module is only compiled when the target has BMI2.
     let index = unsafe { core::arch::x86_64::_pext_u64(occupied.0, entry.mask) } as usize;
-    Bitboard(PEXT_ATTACKS[entry.offset + index])
+    debug_assert!(entry.offset + index < PEXT_ATTACKS.len());
+    // SAFETY: `build.rs` gives each square `1 << mask.count_ones()` slots
+    // from `offset` (`gen::build_table`), and a PEXT over `mask` has at most
+    // that many bits, so the index is inside the square's slots. Unchecked:
+    // the bounds check was two of the probe's instructions, about 10 per
+    // search node (callgrind, bench depth 7).
+    Bitboard(unsafe { *PEXT_ATTACKS.get_unchecked(entry.offset + index) })
 }
 
 impl Sliders for Pext {
