@@ -10,7 +10,48 @@ use crate::moves::{Move, MoveAppender, MoveList};
 use crate::position::Position;
 use crate::sliders::Sliders;
 use crate::tables::{between, line, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS};
-use crate::types::{CastleRights, Color, Piece, PieceType, Square};
+use crate::types::{CastleRights, Color, Piece, PieceType, Square, Square88};
+
+/// Each square's 0x88 form in a move's destination field (bits 8-15, see
+/// `Move`): one load per generated move where converting the square and
+/// shifting it took four instructions.
+static TO_FIELD: [u32; 64] = {
+    let mut t = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = (Square::from_index(i).to_88().raw() as u32) << 8;
+        i += 1;
+    }
+    t
+};
+
+/// Each square's 0x88 form in both a move's origin and destination fields:
+/// a pawn move to `to` is `FROM_AND_TO_FIELDS[to]` less the step in 0x88
+/// terms (which lowers the origin field alone, never below zero), one load
+/// and one add per move.
+static FROM_AND_TO_FIELDS: [u32; 64] = {
+    let mut t = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = TO_FIELD[i] | TO_FIELD[i] >> 8;
+        i += 1;
+    }
+    t
+};
+
+/// A pawn step `shift` in 64-square indexes (±7, ±8, ±9, ±16) as a 0x88
+/// step: sixteen per rank instead of eight.
+#[inline(always)]
+const fn step_88(shift: i32) -> i32 {
+    shift + 8 * (shift + 4).div_euclid(8)
+}
+
+/// The fields of a pawn move to `to` by `shift` other than the squares.
+/// Added to `FROM_AND_TO_FIELDS[to]` (wrapping: the step is subtracted).
+#[inline(always)]
+fn pawn_move_base(shift: i32, rest: Move) -> u32 {
+    rest.raw().wrapping_sub(step_88(shift) as u32)
+}
 
 /// Where generated moves go.
 trait Sink {
@@ -70,18 +111,20 @@ impl Sink for MoveAppender<'_> {
     #[inline(always)]
     fn quiet_targets(&mut self, pos: &Position, from: Square, targets: Bitboard) {
         let f = from.to_88();
-        let moved = pos.piece_at(f);
+        // Everything but the destination.
+        let base = Move::normal(f, Square88::from_raw(0), pos.piece_at(f), Piece::EMPTY).raw();
         for to in targets {
-            self.push(Move::normal(f, to.to_88(), moved, Piece::EMPTY));
+            self.push(Move::from_raw(base | TO_FIELD[to.index()]));
         }
     }
 
     #[inline(always)]
     fn quiet_pawns(&mut self, pos: &Position, targets: Bitboard, shift: i32, flags: u32) {
         let pawn = Piece::new(pos.side_to_move(), PieceType::Pawn);
+        let a8 = Square88::from_raw(0);
+        let base = pawn_move_base(shift, Move::new(a8, a8, pawn, Piece::EMPTY, Piece::EMPTY, flags));
         for to in targets {
-            let from = Square::from_index((to.index() as i32 - shift) as usize);
-            self.push(Move::new(from.to_88(), to.to_88(), pawn, Piece::EMPTY, Piece::EMPTY, flags));
+            self.push(Move::from_raw(FROM_AND_TO_FIELDS[to.index()].wrapping_add(base)));
         }
     }
 }
