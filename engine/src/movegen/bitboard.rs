@@ -338,19 +338,19 @@ fn generate<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool, const 
     for from in pos.bb(us, PieceType::Knight) & !pinned {
         piece_moves::<K, TACTICAL>(sink, pos, from, KNIGHT_ATTACKS[from.index()] & target_mask);
     }
-    for from in pos.bishop_likes(us) {
-        let mut t = S::bishop(from, occ) & target_mask;
-        if pinned.has(from) {
-            t &= line(king, from);
-        }
-        piece_moves::<K, TACTICAL>(sink, pos, from, t);
+    // Free sliders first, then the pinned ones along their pin lines (rare:
+    // testing each slider for a pin cost more than the second loops).
+    for from in pos.bishop_likes(us) & !pinned {
+        piece_moves::<K, TACTICAL>(sink, pos, from, S::bishop(from, occ) & target_mask);
     }
-    for from in pos.rook_likes(us) {
-        let mut t = S::rook(from, occ) & target_mask;
-        if pinned.has(from) {
-            t &= line(king, from);
-        }
-        piece_moves::<K, TACTICAL>(sink, pos, from, t);
+    for from in pos.rook_likes(us) & !pinned {
+        piece_moves::<K, TACTICAL>(sink, pos, from, S::rook(from, occ) & target_mask);
+    }
+    for from in pos.bishop_likes(us) & pinned {
+        piece_moves::<K, TACTICAL>(sink, pos, from, S::bishop(from, occ) & target_mask & line(king, from));
+    }
+    for from in pos.rook_likes(us) & pinned {
+        piece_moves::<K, TACTICAL>(sink, pos, from, S::rook(from, occ) & target_mask & line(king, from));
     }
 
     if !QUIET || checkers.is_nonempty() {
