@@ -103,6 +103,12 @@ impl Gains {
     #[inline(always)]
     fn resolve(&self) -> i32 {
         let g = self.gain.as_slice();
+        // One recapture, the commonest exchange: the fold below, unrolled
+        // and vectorised by the compiler, spent a dozen instructions
+        // setting up for a list this short.
+        if let [first, _] = *g {
+            return first.min(-self.last);
+        }
         let mut best = self.last;
         for &earlier in g[..g.len() - 1].iter().rev() {
             best = -(-earlier).max(best);
