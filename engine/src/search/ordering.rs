@@ -53,7 +53,7 @@ pub fn mvv_lva(m: Move) -> i32 {
 /// Picks after which the remaining keys are sorted once: a node still
 /// picking by then is likely to search most of its moves, and one sort is
 /// cheaper than a selection scan per move.
-const SORT_AFTER: usize = 3;
+const SORT_AFTER: usize = 2;
 
 /// Moves with their ordering keys, handed out best first. The key's low 32
 /// bits are the move itself, so only the keys are stored.
