@@ -520,6 +520,13 @@ impl<P: Profile> Searcher<P> {
             }
             return order_key(class::GOOD_TACTICAL, tactical_score(value, m), m);
         }
+        self.quiet_key(m, killers)
+    }
+
+    /// [`main_key`](Self::main_key) of a quiet move.
+    #[inline(always)]
+    fn quiet_key(&self, m: Move, killers: [Move; 2]) -> u64 {
+        debug_assert!(!m.is_tactical());
         if m == killers[0] {
             order_key(class::KILLER_1, 0, m)
         } else if m == killers[1] {
@@ -637,6 +644,9 @@ impl<P: Profile> Searcher<P> {
         // extension open.
         let mut list = MoveList::new();
         let mut quiets_pending = false;
+        // Where the quiet moves start in `list` when they were generated
+        // on their own, after the tactical moves (`None`: mixed in).
+        let mut quiets_from = None;
         if root || in_check || (!hash_move.is_null() && !hash_move.is_tactical()) {
             P::Gen::legal(pos, &mut list);
         } else {
@@ -644,6 +654,7 @@ impl<P: Profile> Searcher<P> {
             quiets_pending =
                 list.len() >= 2 || (list.len() == 1 && P::Defects::count(pos, pos.side_to_move()).count <= 1);
             if !quiets_pending {
+                quiets_from = Some(list.len());
                 P::Gen::quiet_not_in_check(pos, &mut list);
             }
         }
@@ -672,7 +683,7 @@ impl<P: Profile> Searcher<P> {
             moves.push(order_key(class::HASH, 0, hash_move));
             stage = Stage::Hash;
         } else {
-            moves.extend(&list, |m| m.is_tactical().then(|| self.main_key(pos, m, killers)));
+            moves.extend(list.as_slice(), |m| m.is_tactical().then(|| self.main_key(pos, m, killers)));
         }
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
@@ -688,16 +699,27 @@ impl<P: Profile> Searcher<P> {
                     Stage::Tactical => {
                         if quiets_pending {
                             // Pending only where the node was not in check.
+                            quiets_from = Some(list.len());
                             P::Gen::quiet_not_in_check(pos, &mut list);
                         }
                         Stage::Quiet
                     }
                     Stage::Quiet => break,
                 };
-                let tactical = stage == Stage::Tactical;
-                moves.extend(&list, |m| {
-                    (m != hash_move && m.is_tactical() == tactical).then(|| self.main_key(pos, m, killers))
-                });
+                match (stage, quiets_from) {
+                    // Generated apart, the quiet moves need no filtering: the
+                    // hash move is among them only where the list was
+                    // generated whole.
+                    (Stage::Quiet, Some(from)) => {
+                        moves.extend(&list.as_slice()[from..], |m| Some(self.quiet_key(m, killers)));
+                    }
+                    _ => {
+                        let tactical = stage == Stage::Tactical;
+                        moves.extend(list.as_slice(), |m| {
+                            (m != hash_move && m.is_tactical() == tactical).then(|| self.main_key(pos, m, killers))
+                        });
+                    }
+                }
                 continue;
             };
             let quiet = !m.is_tactical();
@@ -831,7 +853,7 @@ impl<P: Profile> Searcher<P> {
                 if list.is_empty() {
                     return -MATE + ply as i32;
                 }
-                moves.fill(&list, |m| {
+                moves.fill(list.as_slice(), |m| {
                     if m.is_tactical() {
                         order_key(class::GOOD_TACTICAL, ordering::mvv_lva(m), m)
                     } else {

@@ -11,7 +11,7 @@
 //! SEE; under-promotions.
 
 use crate::fixed_vec::FixedVec;
-use crate::moves::{Move, MoveList, MAX_MOVES};
+use crate::moves::{Move, MAX_MOVES};
 use crate::position::Position;
 use crate::search::MAX_PLY;
 use crate::types::PieceType;
@@ -71,10 +71,10 @@ impl ScoredMoves {
         ScoredMoves { keys: FixedVec::new(), next: 0, sorted: false }
     }
 
-    /// Replace the contents with `list`, each move keyed by `key` (whose
-    /// low 32 bits must be the move).
+    /// Replace the contents with the moves of `list`, each keyed by `key`
+    /// (whose low 32 bits must be the move).
     #[inline(always)]
-    pub fn fill(&mut self, list: &MoveList, mut key: impl FnMut(Move) -> u64) {
+    pub fn fill(&mut self, list: &[Move], mut key: impl FnMut(Move) -> u64) {
         self.clear();
         self.extend(list, |m| Some(key(m)));
     }
@@ -83,7 +83,7 @@ impl ScoredMoves {
     /// bits must be the move); `None` leaves the move out. Picking goes on
     /// from where it was.
     #[inline(always)]
-    pub fn extend(&mut self, list: &MoveList, mut key: impl FnMut(Move) -> Option<u64>) {
+    pub fn extend(&mut self, list: &[Move], mut key: impl FnMut(Move) -> Option<u64>) {
         self.sorted = false;
         for &m in list {
             if let Some(k) = key(m) {
@@ -278,6 +278,7 @@ pub fn pawns_and_king_only(pos: &Position) -> bool {
 mod tests {
     use super::*;
     use crate::movegen::{BitboardGen, MailboxGen, MoveGen};
+    use crate::moves::MoveList;
     use crate::sliders::Magic;
 
     #[test]
@@ -296,8 +297,8 @@ mod tests {
             }
         };
         let (mut sa, mut sb) = (ScoredMoves::new(), ScoredMoves::new());
-        sa.fill(&a, key);
-        sb.fill(&b, key);
+        sa.fill(a.as_slice(), key);
+        sb.fill(b.as_slice(), key);
         let mut picked = 0;
         while let (Some(x), Some(y)) = (sa.pick(), sb.pick()) {
             assert_eq!(x, y);
@@ -318,7 +319,7 @@ mod tests {
         expected.sort_unstable_by(|a, b| b.cmp(a));
 
         let mut all = ScoredMoves::new();
-        all.fill(&list, key);
+        all.fill(list.as_slice(), key);
         let picked: Vec<u64> = std::iter::from_fn(|| all.pick().map(|(_, k)| k)).collect();
         assert_eq!(picked, expected);
 
@@ -329,7 +330,7 @@ mod tests {
         staged.push(key(first));
         let mut picked = vec![staged.pick().unwrap().1];
         assert!(staged.pick().is_none());
-        staged.extend(&list, |m| (m != first).then(|| key(m)));
+        staged.extend(list.as_slice(), |m| (m != first).then(|| key(m)));
         picked.extend(std::iter::from_fn(|| staged.pick().map(|(_, k)| k)));
         assert_eq!(picked, expected);
     }
@@ -357,11 +358,11 @@ mod tests {
 
         let floor = class::GOOD_TACTICAL << 60;
         let mut staged = ScoredMoves::new();
-        staged.extend(&list, |m| early(m).then(|| key(m)));
+        staged.extend(list.as_slice(), |m| early(m).then(|| key(m)));
         let mut picked: Vec<u64> = std::iter::from_fn(|| staged.pick_at_least(floor).map(|(_, k)| k)).collect();
         assert!(picked.len() > SORT_AFTER, "the stage reached the sorted part");
         assert!(staged.pick_at_least(floor).is_none(), "a refused pick takes nothing");
-        staged.extend(&list, |m| (!early(m)).then(|| key(m)));
+        staged.extend(list.as_slice(), |m| (!early(m)).then(|| key(m)));
         picked.extend(std::iter::from_fn(|| staged.pick().map(|(_, k)| k)));
         assert_eq!(picked, expected);
     }
