@@ -44,6 +44,10 @@ pub struct Accumulators {
     pub minor_xray: [Bitboard; 2],
     pub rook_xray: [Bitboard; 2],
     pub queen_xray: [Bitboard; 2],
+    /// The union of every direct class (pawn to king), set by
+    /// [`record_king_attacks`], the last record of an evaluation: the views
+    /// read it instead of OR-ing five sets each time.
+    pub direct: [Bitboard; 2],
 }
 
 impl Accumulators {
@@ -162,11 +166,16 @@ impl Accumulators {
     fn select(&self, color: Color, bits: u32) -> Bitboard {
         let c = color.index();
         let pick = |bit: u32, b: Bitboard| if bits & bit != 0 { b } else { Bitboard::EMPTY };
-        pick(PAWN_BIT, self.pawn[c])
-            | pick(MINOR_BIT, self.minor[c])
-            | pick(ROOK_BIT, self.rook[c])
-            | pick(QUEEN_BIT, self.queen[c])
-            | pick(KING_BIT, self.king[c])
+        let direct = if bits & DIRECT_BITS == DIRECT_BITS {
+            self.direct[c]
+        } else {
+            pick(PAWN_BIT, self.pawn[c])
+                | pick(MINOR_BIT, self.minor[c])
+                | pick(ROOK_BIT, self.rook[c])
+                | pick(QUEEN_BIT, self.queen[c])
+                | pick(KING_BIT, self.king[c])
+        };
+        direct
             | pick(BISHOP_XRAY, self.minor_xray[c])
             | pick(ROOK_XRAY, self.rook_xray[c])
             | pick(QUEEN_XRAY, self.queen_xray[c])
@@ -330,7 +339,9 @@ pub fn record_king_attacks(pos: &mut Position, acc: &mut Accumulators, words: bo
             }
         }
         if accs {
-            acc.king[color.index()] = att;
+            let c = color.index();
+            acc.king[c] = att;
+            acc.direct[c] = acc.pawn[c] | acc.minor[c] | acc.rook[c] | acc.queen[c] | att;
         }
     }
 }
