@@ -12,28 +12,30 @@ use crate::sliders::Sliders;
 use crate::tables::{between, line, KING_ATTACKS, KNIGHT_ATTACKS, PAWN_ATTACKS};
 use crate::types::{CastleRights, Color, Piece, PieceType, Square, Square88};
 
-/// Each square's 0x88 form in a move's destination field (bits 8-15, see
-/// `Move`): one load per generated move where converting the square and
-/// shifting it took four instructions.
+/// Each square as a move's destination field alone (a raw `Move` from a8,
+/// the origin field's zero, with no pieces): one load per generated move
+/// where converting the square and shifting it took four instructions.
 static TO_FIELD: [u32; 64] = {
     let mut t = [0; 64];
     let mut i = 0;
     while i < 64 {
-        t[i] = (Square::from_index(i).to_88().raw() as u32) << 8;
+        let to = Square::from_index(i).to_88();
+        t[i] = Move::normal(Square88::from_raw(0), to, Piece::EMPTY, Piece::EMPTY).raw();
         i += 1;
     }
     t
 };
 
-/// Each square's 0x88 form in both a move's origin and destination fields:
-/// a pawn move to `to` is `FROM_AND_TO_FIELDS[to]` less the step in 0x88
-/// terms (which lowers the origin field alone, never below zero), one load
-/// and one add per move.
+/// Each square as both a move's origin and destination fields: a pawn move
+/// to `to` is `FROM_AND_TO_FIELDS[to]` less the step in 0x88 terms (which
+/// lowers the origin field alone, never below zero), one load and one add
+/// per move.
 static FROM_AND_TO_FIELDS: [u32; 64] = {
     let mut t = [0; 64];
     let mut i = 0;
     while i < 64 {
-        t[i] = TO_FIELD[i] | TO_FIELD[i] >> 8;
+        let sq = Square::from_index(i).to_88();
+        t[i] = Move::normal(sq, sq, Piece::EMPTY, Piece::EMPTY).raw();
         i += 1;
     }
     t
