@@ -60,9 +60,9 @@ impl Position {
         self.occupied ^= change;
         if HASH {
             let z = zobrist::piece_square(piece, f) ^ zobrist::piece_square(piece, t);
-            self.key ^= z;
+            self.state.key ^= z;
             if kind == PieceType::Pawn {
-                self.pawn_key ^= z;
+                self.state.pawn_key ^= z;
             }
         }
     }
@@ -105,9 +105,9 @@ impl Position {
         self.occupied ^= bit;
         if HASH {
             let z = zobrist::piece_square(piece, s);
-            self.key ^= z;
+            self.state.key ^= z;
             if kind == PieceType::Pawn {
-                self.pawn_key ^= z;
+                self.state.pawn_key ^= z;
             }
         }
     }
@@ -154,9 +154,9 @@ impl Position {
         self.occupied ^= bit;
         if HASH {
             let z = zobrist::piece_square(piece, s);
-            self.key ^= z;
+            self.state.key ^= z;
             if kind == PieceType::Pawn {
-                self.pawn_key ^= z;
+                self.state.pawn_key ^= z;
             }
         }
     }

@@ -224,10 +224,10 @@ impl Position {
             "b" => Color::Black,
             _ => return Err(FenError::SideToMove { found: side.to_string() }),
         };
-        pos.castling = parse_castling(&pos, castling)?;
-        pos.ep = parse_ep(&pos, ep)?;
+        pos.state.castling = parse_castling(&pos, castling)?;
+        pos.state.ep = parse_ep(&pos, ep)?;
         if let Some(h) = halfmove {
-            pos.halfmove = parse_number(h, 0u32, u16::MAX as u32)
+            pos.state.halfmove = parse_number(h, 0u32, u16::MAX as u32)
                 .ok_or_else(|| FenError::HalfmoveClock { found: h.to_string() })?;
         }
         if let Some(f) = fullmove {
@@ -238,7 +238,7 @@ impl Position {
         if pos.king_attacked(them) {
             return Err(FenError::OpponentInCheck { color: them.name() });
         }
-        pos.key = pos.compute_key();
+        pos.state.key = pos.compute_key();
         Ok(pos)
     }
 
@@ -267,8 +267,8 @@ impl Position {
             }
         }
         let side = if self.side == Color::White { 'w' } else { 'b' };
-        let ep = self.ep.map_or("-".to_string(), |sq| sq.to_string());
-        write!(s, " {side} {} {ep} {} {}", self.castling, self.halfmove, self.fullmove).unwrap();
+        let ep = self.state.ep.map_or("-".to_string(), |sq| sq.to_string());
+        write!(s, " {side} {} {ep} {} {}", self.state.castling, self.state.halfmove, self.fullmove).unwrap();
         s
     }
 
@@ -309,8 +309,8 @@ impl Position {
                 key ^= zobrist::piece_square(self.piece_at(sq), sq.to_64());
             }
         }
-        key ^= zobrist::castling(self.castling);
-        key ^= self.ep_key(self.ep, self.side);
+        key ^= zobrist::castling(self.state.castling);
+        key ^= self.ep_key(self.state.ep, self.side);
         if self.side == Color::Black {
             key ^= zobrist::black_to_move();
         }

@@ -70,20 +70,13 @@ impl Position {
         let us = Color::from_index(US);
         let them = us.flip();
         debug_assert_eq!(self.side, us);
-        self.history.push(Undo {
-            mv: m,
-            castling: self.castling,
-            ep: self.ep,
-            halfmove: self.halfmove,
-            key: self.key,
-            pawn_key: self.pawn_key,
-        });
-        self.key ^= self.ep_key(self.ep, us);
-        self.ep = None;
+        self.history.push(Undo { mv: m, state: self.state });
+        self.state.key ^= self.ep_key(self.state.ep, us);
+        self.state.ep = None;
 
         let (from, to) = (m.from(), m.to());
         let moved = m.moved_kind();
-        self.halfmove += 1;
+        self.state.halfmove += 1;
 
         if m.is_en_passant() {
             self.lift_known::<true>(to.offset(-PAWN_PUSH[US]), them, PieceType::Pawn);
@@ -91,7 +84,7 @@ impl Position {
             self.lift_known::<true>(to, them, m.captured_kind());
         }
         if m.is_capture() {
-            self.halfmove = 0;
+            self.state.halfmove = 0;
         }
         if m.is_promotion() {
             self.lift_known::<true>(from, us, PieceType::Pawn);
@@ -100,12 +93,12 @@ impl Position {
             self.slide_known::<true>(from, to, us, moved);
         }
         if moved == PieceType::Pawn {
-            self.halfmove = 0;
+            self.state.halfmove = 0;
             if m.is_double_push() {
                 let ep = from.offset(PAWN_PUSH[US]);
                 if self.ep_capturable(ep, them) {
-                    self.ep = Some(ep);
-                    self.key ^= zobrist::ep_file(ep.file());
+                    self.state.ep = Some(ep);
+                    self.state.key ^= zobrist::ep_file(ep.file());
                 }
             }
         } else if m.is_castle() {
@@ -115,16 +108,17 @@ impl Position {
 
         // Most positions the search sees have no rights left to lose: one
         // test instead of the two table loads.
-        if self.castling != CastleRights::NONE {
-            let rights = self.castling.bits() & CASTLE_KEEP[from.index()] & CASTLE_KEEP[to.index()];
-            if rights != self.castling.bits() {
-                self.key ^= zobrist::castling(self.castling) ^ zobrist::castling(CastleRights::from_bits(rights));
-                self.castling = CastleRights::from_bits(rights);
+        if self.state.castling != CastleRights::NONE {
+            let rights = self.state.castling.bits() & CASTLE_KEEP[from.index()] & CASTLE_KEEP[to.index()];
+            if rights != self.state.castling.bits() {
+                self.state.key ^=
+                    zobrist::castling(self.state.castling) ^ zobrist::castling(CastleRights::from_bits(rights));
+                self.state.castling = CastleRights::from_bits(rights);
             }
         }
 
         self.side = them;
-        self.key ^= zobrist::black_to_move();
+        self.state.key ^= zobrist::black_to_move();
         if us == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }
@@ -172,34 +166,23 @@ impl Position {
                 self.place_known::<false>(to, them, m.captured_kind());
             }
         }
-        self.castling = undo.castling;
-        self.ep = undo.ep;
-        self.halfmove = undo.halfmove;
-        self.key = undo.key;
-        self.pawn_key = undo.pawn_key;
+        self.state = undo.state;
         m
     }
 
     /// Pass the move to the other side (for null-move pruning). The side to
     /// move must not be in check. Undo with [`unmake`](Self::unmake).
     pub fn make_null(&mut self) {
-        self.history.push(Undo {
-            mv: Move::NULL,
-            castling: self.castling,
-            ep: self.ep,
-            halfmove: self.halfmove,
-            key: self.key,
-            pawn_key: self.pawn_key,
-        });
-        self.key ^= self.ep_key(self.ep, self.side);
-        self.ep = None;
+        self.history.push(Undo { mv: Move::NULL, state: self.state });
+        self.state.key ^= self.ep_key(self.state.ep, self.side);
+        self.state.ep = None;
         // A null move is not a real move: repetitions do not reach across it.
-        self.halfmove = 0;
+        self.state.halfmove = 0;
         if self.side == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = self.side.flip();
-        self.key ^= zobrist::black_to_move();
+        self.state.key ^= zobrist::black_to_move();
     }
 
     /// Build the move `from`-`to` (with an optional promotion kind) from the
@@ -217,7 +200,8 @@ impl Position {
                     let diff = t.raw() as i32 - f.raw() as i32;
                     if diff.abs() == 32 {
                         flags |= Move::FLAG_DOUBLE_PUSH;
-                    } else if captured.is_empty() && (diff.abs() == 15 || diff.abs() == 17) && Some(t) == self.ep {
+                    } else if captured.is_empty() && (diff.abs() == 15 || diff.abs() == 17) && Some(t) == self.state.ep
+                    {
                         flags |= Move::FLAG_EN_PASSANT;
                         captured = Piece::new(moved.color().flip(), PieceType::Pawn);
                     }

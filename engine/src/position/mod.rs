@@ -56,15 +56,25 @@ pub const fn material_unit(color: Color, kind: PieceType, shade: usize) -> u64 {
 /// `[white attack word, black attack word]` on the off-board twin.
 type Cell = [u32; 2];
 
-/// What make() saves so unmake() can restore the state it cannot recompute.
+/// The state a move changes that unmake cannot recompute from the move.
+/// Kept as one block in [`Position`] so make saves it, and unmake restores
+/// it, with one copy of the whole rather than a load and store per field.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Irreversible {
+    pub key: u64,
+    pub pawn_key: u64,
+    /// Wider than any FEN gives it (at most 65535) plus the plies a game
+    /// could add: it never wraps.
+    pub halfmove: u32,
+    pub castling: CastleRights,
+    pub ep: Option<Square88>,
+}
+
+/// What make() saves so unmake() can take the move back.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Undo {
     pub mv: Move,
-    pub castling: CastleRights,
-    pub ep: Option<Square88>,
-    pub halfmove: u32,
-    pub key: u64,
-    pub pawn_key: u64,
+    pub state: Irreversible,
 }
 
 #[derive(Clone)]
@@ -82,14 +92,8 @@ pub struct Position {
     by_color: [Bitboard; 2],
     occupied: Bitboard,
     side: Color,
-    castling: CastleRights,
-    ep: Option<Square88>,
-    /// Wider than any FEN gives it (at most 65535) plus the plies a game
-    /// could add: it never wraps.
-    halfmove: u32,
     fullmove: u16,
-    key: u64,
-    pawn_key: u64,
+    state: Irreversible,
     history: Vec<Undo>,
 }
 
@@ -111,12 +115,8 @@ impl Position {
             by_color: [Bitboard::EMPTY; 2],
             occupied: Bitboard::EMPTY,
             side: Color::White,
-            castling: CastleRights::NONE,
-            ep: None,
-            halfmove: 0,
             fullmove: 1,
-            key: 0,
-            pawn_key: 0,
+            state: Irreversible { key: 0, pawn_key: 0, halfmove: 0, castling: CastleRights::NONE, ep: None },
             history: Vec::new(),
         }
     }
@@ -279,17 +279,17 @@ impl Position {
 
     #[inline(always)]
     pub fn castling(&self) -> CastleRights {
-        self.castling
+        self.state.castling
     }
 
     #[inline(always)]
     pub fn ep_square(&self) -> Option<Square88> {
-        self.ep
+        self.state.ep
     }
 
     #[inline(always)]
     pub fn halfmove_clock(&self) -> u32 {
-        self.halfmove
+        self.state.halfmove
     }
 
     #[inline(always)]
@@ -300,13 +300,13 @@ impl Position {
     /// Zobrist key of the whole position.
     #[inline(always)]
     pub fn key(&self) -> u64 {
-        self.key
+        self.state.key
     }
 
     /// Zobrist key of the pawns alone.
     #[inline(always)]
     pub fn pawn_key(&self) -> u64 {
-        self.pawn_key
+        self.state.pawn_key
     }
 
     /// Moves made since the position was set up.
@@ -443,10 +443,10 @@ impl Position {
     /// move (searching back at most `halfmove` plies of history)?
     pub fn is_repetition(&self) -> bool {
         let n = self.history.len();
-        let limit = (self.halfmove as usize).min(n);
+        let limit = (self.state.halfmove as usize).min(n);
         let mut back = 4;
         while back <= limit {
-            if self.history[n - back].key == self.key {
+            if self.history[n - back].state.key == self.state.key {
                 return true;
             }
             back += 2;

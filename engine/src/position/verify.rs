@@ -82,9 +82,9 @@ impl Position {
                 check("list_index", self.list_index(sq), i)?;
             }
         }
-        check("pawn_key", self.pawn_key, self.compute_pawn_key())?;
-        check("key", self.key, self.compute_key())?;
-        if let Some(ep) = self.ep {
+        check("pawn_key", self.state.pawn_key, self.compute_pawn_key())?;
+        check("key", self.state.key, self.compute_key())?;
+        if let Some(ep) = self.state.ep {
             check("ep rank", ep.relative_rank(self.side), 5)?;
         }
         Ok(())
