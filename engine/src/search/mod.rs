@@ -205,7 +205,11 @@ impl PvTable {
         let child_len = self.len[ply + 1].min(MAX_PLY - ply);
         let (head, tail) = self.moves.split_at_mut(ply + 1);
         head[ply][0] = m;
-        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        // Most children are leaves with no line to copy: skip the call to
+        // `memcpy` for them.
+        if child_len > 0 {
+            head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        }
         self.len[ply] = child_len + 1;
     }
 }
