@@ -36,7 +36,11 @@ const SCORE_OFFSET: i64 = 1 << 27;
 #[inline(always)]
 pub fn order_key(class: u64, score: i32, m: Move) -> u64 {
     debug_assert!((score as i64).abs() < SCORE_OFFSET);
-    class << 60 | ((score as i64 + SCORE_OFFSET) as u64) << 32 | m.raw() as u64
+    // The fields are added rather than OR-ed: they do not overlap (the
+    // offset score is in 0..2^28), so the sum is the same key, and the
+    // class and the offset fold into one constant.
+    let base = (class << 60).wrapping_add((SCORE_OFFSET as u64) << 32);
+    base.wrapping_add((score as i64 as u64) << 32).wrapping_add(m.raw() as u64)
 }
 
 /// Most valuable victim, least valuable attacker: victims by type (pawn 0 ..
