@@ -41,6 +41,18 @@ impl<T: Copy, const N: usize> FixedVec<T, N> {
         Appender { len: self.len, items: &mut self.items, len_out: &mut self.len }
     }
 
+    /// Append `f(x)` for each `x` of `src`, as many as fit: the length is
+    /// updated once, with no capacity test per item.
+    #[inline(always)]
+    pub fn extend_mapped<S: Copy>(&mut self, src: &[S], mut f: impl FnMut(S) -> T) {
+        let spare = &mut self.items[self.len..];
+        let n = spare.len().min(src.len());
+        for (slot, &x) in spare.iter_mut().zip(src) {
+            slot.write(f(x));
+        }
+        self.len += n;
+    }
+
     #[inline(always)]
     pub fn len(&self) -> usize {
         self.len

@@ -715,7 +715,7 @@ impl<P: Profile> Searcher<P> {
                     // hash move is among them only where the list was
                     // generated whole.
                     (Stage::Quiet, Some(from)) => {
-                        moves.extend(&list.as_slice()[from..], |m| Some(self.quiet_key(m, killers)));
+                        moves.extend_all(&list.as_slice()[from..], |m| self.quiet_key(m, killers));
                     }
                     _ => {
                         let tactical = stage == Stage::Tactical;

@@ -78,9 +78,21 @@ impl ScoredMoves {
     /// Replace the contents with the moves of `list`, each keyed by `key`
     /// (whose low 32 bits must be the move).
     #[inline(always)]
-    pub fn fill(&mut self, list: &[Move], mut key: impl FnMut(Move) -> u64) {
+    pub fn fill(&mut self, list: &[Move], key: impl FnMut(Move) -> u64) {
         self.clear();
-        self.extend(list, |m| Some(key(m)));
+        self.extend_all(list, key);
+    }
+
+    /// Add every move of `list`, keyed by `key` (whose low 32 bits must be
+    /// the move). Picking goes on from where it was.
+    #[inline(always)]
+    pub fn extend_all(&mut self, list: &[Move], mut key: impl FnMut(Move) -> u64) {
+        self.sorted = false;
+        self.keys.extend_mapped(list, |m| {
+            let k = key(m);
+            debug_assert_eq!(k as u32, m.raw());
+            k
+        });
     }
 
     /// Add the moves of `list` for which `key` returns a key (whose low 32
