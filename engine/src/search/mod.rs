@@ -515,14 +515,7 @@ impl<P: Profile> Searcher<P> {
     #[inline(always)]
     fn main_key(&self, pos: &Position, m: Move, killers: [Move; 2]) -> u64 {
         if m.is_tactical() {
-            if m.is_promotion() && !ordering::is_queen_promotion(m) {
-                return order_key(class::UNDER_PROMOTION, ordering::mvv_lva(m), m);
-            }
-            let value = exchange_value::<P>(pos, m);
-            if value < 0 {
-                return order_key(class::BAD_CAPTURE, value, m);
-            }
-            return order_key(class::GOOD_TACTICAL, tactical_score(value, m), m);
+            return tactical_key::<P>(pos, m);
         }
         self.quiet_key(m, killers)
     }
@@ -686,6 +679,10 @@ impl<P: Profile> Searcher<P> {
         if !hash_move.is_null() && list.iter().any(|&m| m == hash_move) {
             moves.push(order_key(class::HASH, 0, hash_move));
             stage = Stage::Hash;
+        } else if let Some(end) = if quiets_pending { Some(list.len()) } else { quiets_from } {
+            // Generated apart (the whole list while the quiets are pending,
+            // else up to them), the tactical moves need no filtering.
+            moves.extend_all(&list.as_slice()[..end], |m| tactical_key::<P>(pos, m));
         } else {
             moves.extend(list.as_slice(), |m| m.is_tactical().then(|| self.main_key(pos, m, killers)));
         }
@@ -953,6 +950,20 @@ fn exchange_value<P: Profile>(pos: &Position, m: Move) -> i32 {
         }
     }
     P::see(pos, m)
+}
+
+/// [`Searcher::main_key`] of a tactical move.
+#[inline(always)]
+fn tactical_key<P: Profile>(pos: &Position, m: Move) -> u64 {
+    debug_assert!(m.is_tactical());
+    if m.is_promotion() && !ordering::is_queen_promotion(m) {
+        return order_key(class::UNDER_PROMOTION, ordering::mvv_lva(m), m);
+    }
+    let value = exchange_value::<P>(pos, m);
+    if value < 0 {
+        return order_key(class::BAD_CAPTURE, value, m);
+    }
+    order_key(class::GOOD_TACTICAL, tactical_score(value, m), m)
 }
 
 /// In-class score of a winning or equal capture: its exchange value, then
