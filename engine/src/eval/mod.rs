@@ -316,13 +316,11 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
             let exit = timed!(self, Phase::Lazy, {
                 let mut exit = false;
                 if v + margin <= alpha || v - margin >= beta {
-                    let mut widen = margin;
+                    // The passers' part is summed in the pawn entry.
+                    let mut widen = margin + entry.lazy_passer_margin;
                     for c in Color::ALL {
                         let d = D::count(pos, c).count.clamp(0, 15) as usize;
                         widen += w.lazy_defect_margin[d];
-                        for p in entry.passers[c.index()] {
-                            widen += w.lazy_passer_margin[p.relative_rank(c) as usize];
-                        }
                     }
                     exit = v + widen <= alpha || v - widen >= beta;
                 }

@@ -33,6 +33,9 @@ pub struct PawnEntry {
     /// The bishop terms that depend on the pawns alone, per side and per
     /// square shade (0 light, 1 dark): [`super::pieces::bishop_pawn_terms`].
     pub bishop_pawns: [[i32; 2]; 2],
+    /// What both sides' passers widen the lazy exit's margin by: the sum of
+    /// `lazy_passer_margin` by relative rank over every passer.
+    pub lazy_passer_margin: i32,
     /// Each side's [`super::king::shelter`], for the king square it was
     /// last computed for. Filled in by the evaluation as kings are met (a
     /// new entry has none), so a king that stays put costs one compare.
@@ -92,6 +95,17 @@ pub fn table_index(color: Color, sq: Square) -> usize {
     match color {
         Color::White => sq.index(),
         Color::Black => sq.flip_rank().index(),
+    }
+}
+
+/// Fill in the lazy exit's passer margin, last, from the passers already
+/// set. It is zero without passers, as in the default entry a pawnless
+/// position's key can meet.
+fn derive_lazy_passer_margin(e: &mut PawnEntry, w: &Weights) {
+    for color in Color::ALL {
+        for p in e.passers[color.index()] {
+            e.lazy_passer_margin += w.lazy_passer_margin[p.relative_rank(color) as usize];
+        }
     }
 }
 
@@ -258,6 +272,7 @@ pub fn evaluate_pawns(pos: &Position, w: &Weights) -> PawnEntry {
     for color in Color::ALL {
         e.bishop_pawns[color.index()] = [0, 1].map(|shade| super::pieces::bishop_pawn_terms(w, &e, color, shade));
     }
+    derive_lazy_passer_margin(&mut e, w);
     e
 }
 
@@ -371,6 +386,7 @@ mod tests {
             e.bishop_pawns[color.index()] =
                 [0, 1].map(|shade| super::super::pieces::bishop_pawn_terms(w, &e, color, shade));
         }
+        derive_lazy_passer_margin(&mut e, w);
         e
     }
 
@@ -422,6 +438,29 @@ mod tests {
             passers > 5000 && candidates > 500 && isolated_or_backward > 5000,
             "{passers} {candidates} {isolated_or_backward}"
         );
+    }
+
+    /// The lazy passer margin is the sum the lazy exit took over the
+    /// passers; a pawnless position's entry is the default one (with its
+    /// key), which such a position's key can meet in a table.
+    #[test]
+    fn lazy_passer_margin_sums_the_passers() {
+        let w = Weights::default();
+        let mut nonzero = 0;
+        for pos in crate::randpos::random_positions(2000, 0x0B05) {
+            let e = evaluate_pawns(&pos, &w);
+            let mut margin = 0;
+            for color in Color::ALL {
+                for p in e.passers[color.index()] {
+                    margin += w.lazy_passer_margin[p.relative_rank(color) as usize];
+                }
+            }
+            assert_eq!(e.lazy_passer_margin, margin, "{}", pos.to_fen());
+            nonzero += (margin != 0) as u32;
+        }
+        assert!(nonzero > 500, "{nonzero}");
+        let pawnless = Position::from_fen("4k3/8/8/3n4/8/2B5/8/R3K3 w - - 0 1").unwrap();
+        assert_eq!(evaluate_pawns(&pawnless, &w), PawnEntry { key: pawnless.pawn_key(), ..PawnEntry::default() });
     }
 
     #[test]
