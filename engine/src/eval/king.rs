@@ -203,26 +203,61 @@ pub fn uncastled(pos: &Position, w: &Weights, mat: &MaterialEntry, color: Color)
     score
 }
 
-/// Endgame king terms: centralisation and passer escort scaled up as the
-/// enemy army shrinks, and the king race to the pawns in pawn endings.
-#[inline(always)]
-pub fn endgame(pos: &Position, w: &Weights, pawns: &PawnEntry, mat: &MaterialEntry, color: Color) -> i32 {
-    if mat.army[color.flip().index()] == 31 {
-        // A full enemy army: every term is scaled to nothing (the pawn
-        // race needs both armies gone). The common exit stays inline.
-        return 0;
+/// The king centralisation weights scaled by every enemy army (0 to 31
+/// pawns): `king_center[sq] * (31 - army) / 31`, built once per evaluator.
+/// A king reads its centralisation with one load instead of a multiply and
+/// a signed division by 31 (same integer arithmetic, so the same values).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScaledKingCenter([[i32; 64]; 32]);
+
+impl ScaledKingCenter {
+    pub fn new(w: &Weights) -> ScaledKingCenter {
+        ScaledKingCenter(std::array::from_fn(|army| w.king_center.map(|v| v * (31 - army as i32) / 31)))
     }
-    endgame_terms(pos, w, pawns, mat, color)
+
+    /// The centralisation of a king on `index` (a White-view table index)
+    /// against an enemy army of `enemy_army` (0 to 31, as
+    /// [`super::material::MaterialEntry::army`] holds).
+    #[inline(always)]
+    pub fn value(&self, enemy_army: i32, index: usize) -> i32 {
+        self.0[enemy_army as usize][index]
+    }
 }
 
-/// [`endgame`] once the enemy army is short of full.
-fn endgame_terms(pos: &Position, w: &Weights, pawns: &PawnEntry, mat: &MaterialEntry, color: Color) -> i32 {
+/// Endgame king terms: centralisation and passer escort scaled up as the
+/// enemy army shrinks, and the king race to the pawns in pawn endings.
+/// `center` is the evaluator's [`ScaledKingCenter`].
+#[inline(always)]
+pub fn endgame(
+    pos: &Position,
+    w: &Weights,
+    center: &ScaledKingCenter,
+    pawns: &PawnEntry,
+    mat: &MaterialEntry,
+    color: Color,
+) -> i32 {
+    let enemy_army = mat.army[color.flip().index()];
+    if enemy_army == 31 {
+        // A full enemy army: every term is scaled to nothing (the pawn
+        // race needs both armies gone).
+        return 0;
+    }
+    let score = center.value(enemy_army, table_index(color, pos.king_square(color)));
+    // The common case, no passers and no pawn ending, stays inline.
+    if pawns.passers[color.index()].is_empty() && (mat.army[color.index()] != 0 || enemy_army != 0) {
+        return score;
+    }
+    score + passer_terms(pos, w, pawns, mat, color)
+}
+
+/// [`endgame`]'s passer escort and pawn race, once the enemy army is short
+/// of full and there are passers or no army on either side.
+fn passer_terms(pos: &Position, w: &Weights, pawns: &PawnEntry, mat: &MaterialEntry, color: Color) -> i32 {
     let enemy = color.flip();
     let enemy_army = mat.army[enemy.index()];
     let k = pos.king_square(color);
     let ek = pos.king_square(enemy);
     let weight = 31 - enemy_army;
-    let mut score = w.king_center[table_index(color, k)] * weight / 31;
     let mut escort = 0;
     for p in pawns.passers[color.index()] {
         let stop = super::pieces::forward_square(color, p).unwrap_or(p);
@@ -231,7 +266,7 @@ fn endgame_terms(pos: &Position, w: &Weights, pawns: &PawnEntry, mat: &MaterialE
             escort += w.king_passer_escort * lead;
         }
     }
-    score += escort * weight / 31;
+    let mut score = escort * weight / 31;
     if mat.army[color.index()] == 0 && enemy_army == 0 {
         let all = pos.kind_bb(PieceType::Pawn);
         let n = all.count() as i32;

@@ -132,6 +132,8 @@ pub struct Evaluation<M: MobilitySet, D: DefectCounter> {
     rook_mobility: Box<pieces::ScaledRookMobility>,
     /// The king danger weights by enemy army, from `weights`.
     king_danger: Box<king::ScaledKingDanger>,
+    /// The king centralisation weights by enemy army, from `weights`.
+    king_center: Box<king::ScaledKingCenter>,
     config: EvalConfig,
     pawn_hash: HashTable<PawnEntry>,
     material_hash: HashTable<MaterialEntry>,
@@ -151,6 +153,7 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
             set,
             rook_mobility: Box::new(pieces::ScaledRookMobility::new(&weights)),
             king_danger: Box::new(king::ScaledKingDanger::new(&weights)),
+            king_center: Box::new(king::ScaledKingCenter::new(&weights)),
             weights: Box::new(weights),
             config,
             pawn_hash: HashTable::with_bytes(config.pawn_hash_bytes),
@@ -453,7 +456,7 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
                 };
                 add!(Term::KingSafety, c, safety);
                 add!(Term::KingUncastled, c, king::uncastled(pos, w, mat, c));
-                add!(Term::KingEndgame, c, king::endgame(pos, w, entry, mat, c));
+                add!(Term::KingEndgame, c, king::endgame(pos, w, &self.king_center, entry, mat, c));
             }
         });
 
