@@ -59,10 +59,11 @@ fn pawn_move_base(shift: i32, rest: Move) -> u32 {
 trait Sink {
     /// Moves of the piece on `from` to each square of `targets`.
     fn targets(&mut self, pos: &Position, from: Square, targets: Bitboard);
-    /// Pawn moves `to - shift -> to` for each `to` of `targets` (no promotion).
-    fn pawns(&mut self, pos: &Position, targets: Bitboard, shift: i32, flags: u32);
-    /// Promotions `to - shift -> to` for each `to`, four per square.
-    fn promotions(&mut self, pos: &Position, targets: Bitboard, shift: i32);
+    /// `us`'s pawn moves `to - shift -> to` for each `to` of `targets` (no
+    /// promotion).
+    fn pawns(&mut self, pos: &Position, us: Color, targets: Bitboard, shift: i32, flags: u32);
+    /// `us`'s promotions `to - shift -> to` for each `to`, four per square.
+    fn promotions(&mut self, pos: &Position, us: Color, targets: Bitboard, shift: i32);
     /// One fully built move (castling, en passant).
     fn one(&mut self, m: Move);
 
@@ -70,7 +71,7 @@ trait Sink {
     /// up on the destination (quiet generation, most of the moves).
     fn quiet_targets(&mut self, pos: &Position, from: Square, targets: Bitboard);
     /// [`pawns`](Self::pawns) onto empty squares only (pushes).
-    fn quiet_pawns(&mut self, pos: &Position, targets: Bitboard, shift: i32, flags: u32);
+    fn quiet_pawns(&mut self, us: Color, targets: Bitboard, shift: i32, flags: u32);
 }
 
 impl Sink for MoveAppender<'_> {
@@ -84,8 +85,8 @@ impl Sink for MoveAppender<'_> {
     }
 
     #[inline(always)]
-    fn pawns(&mut self, pos: &Position, targets: Bitboard, shift: i32, flags: u32) {
-        let pawn = Piece::new(pos.side_to_move(), PieceType::Pawn);
+    fn pawns(&mut self, pos: &Position, us: Color, targets: Bitboard, shift: i32, flags: u32) {
+        let pawn = Piece::new(us, PieceType::Pawn);
         for to in targets {
             let from = Square::from_index((to.index() as i32 - shift) as usize);
             self.push(Move::new(from.to_88(), to.to_88(), pawn, pos.piece_on(to), Piece::EMPTY, flags));
@@ -93,8 +94,7 @@ impl Sink for MoveAppender<'_> {
     }
 
     #[inline(always)]
-    fn promotions(&mut self, pos: &Position, targets: Bitboard, shift: i32) {
-        let us = pos.side_to_move();
+    fn promotions(&mut self, pos: &Position, us: Color, targets: Bitboard, shift: i32) {
         let pawn = Piece::new(us, PieceType::Pawn);
         for to in targets {
             let from = Square::from_index((to.index() as i32 - shift) as usize);
@@ -121,8 +121,8 @@ impl Sink for MoveAppender<'_> {
     }
 
     #[inline(always)]
-    fn quiet_pawns(&mut self, pos: &Position, targets: Bitboard, shift: i32, flags: u32) {
-        let pawn = Piece::new(pos.side_to_move(), PieceType::Pawn);
+    fn quiet_pawns(&mut self, us: Color, targets: Bitboard, shift: i32, flags: u32) {
+        let pawn = Piece::new(us, PieceType::Pawn);
         let a8 = Square88::from_raw(0);
         let base = pawn_move_base(shift, Move::new(a8, a8, pawn, Piece::EMPTY, Piece::EMPTY, flags));
         for to in targets {
@@ -141,12 +141,12 @@ impl Sink for Counter {
     }
 
     #[inline(always)]
-    fn pawns(&mut self, _: &Position, targets: Bitboard, _: i32, _: u32) {
+    fn pawns(&mut self, _: &Position, _: Color, targets: Bitboard, _: i32, _: u32) {
         self.0 += targets.count() as u64;
     }
 
     #[inline(always)]
-    fn promotions(&mut self, _: &Position, targets: Bitboard, _: i32) {
+    fn promotions(&mut self, _: &Position, _: Color, targets: Bitboard, _: i32) {
         self.0 += 4 * targets.count() as u64;
     }
 
@@ -161,8 +161,8 @@ impl Sink for Counter {
     }
 
     #[inline(always)]
-    fn quiet_pawns(&mut self, pos: &Position, targets: Bitboard, shift: i32, flags: u32) {
-        self.pawns(pos, targets, shift, flags);
+    fn quiet_pawns(&mut self, _: Color, targets: Bitboard, _: i32, _: u32) {
+        self.0 += targets.count() as u64;
     }
 }
 
@@ -201,11 +201,11 @@ fn pinned<S: Sliders>(pos: &Position, us: Color, king: Square) -> Bitboard {
 fn pawn_moves<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool>(
     pos: &Position,
     sink: &mut K,
+    us: Color,
     king: Square,
     check_mask: Bitboard,
     pinned: Bitboard,
 ) {
-    let us = pos.side_to_move();
     let them = us.flip();
     let occ = pos.occupied();
     let empty = !occ;
@@ -227,15 +227,15 @@ fn pawn_moves<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool>(
     let cap_left = forward.west() & theirs & check_mask;
     let cap_right = forward.east() & theirs & check_mask;
     if QUIET {
-        sink.quiet_pawns(pos, one & !last_rank, push, 0);
-        sink.quiet_pawns(pos, two, 2 * push, Move::FLAG_DOUBLE_PUSH);
+        sink.quiet_pawns(us, one & !last_rank, push, 0);
+        sink.quiet_pawns(us, two, 2 * push, Move::FLAG_DOUBLE_PUSH);
     }
     if TACTICAL {
-        sink.promotions(pos, one & last_rank, push);
-        sink.pawns(pos, cap_left & !last_rank, west_shift, 0);
-        sink.pawns(pos, cap_right & !last_rank, east_shift, 0);
-        sink.promotions(pos, cap_left & last_rank, west_shift);
-        sink.promotions(pos, cap_right & last_rank, east_shift);
+        sink.promotions(pos, us, one & last_rank, push);
+        sink.pawns(pos, us, cap_left & !last_rank, west_shift, 0);
+        sink.pawns(pos, us, cap_right & !last_rank, east_shift, 0);
+        sink.promotions(pos, us, cap_left & last_rank, west_shift);
+        sink.promotions(pos, us, cap_right & last_rank, east_shift);
     }
 
     for from in pawns & pinned {
@@ -255,10 +255,10 @@ fn pawn_moves<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool>(
                 continue;
             }
             if last_rank.has(to) {
-                sink.promotions(pos, tb, shift);
+                sink.promotions(pos, us, tb, shift);
             } else {
                 let flags = if shift.abs() == 16 { Move::FLAG_DOUBLE_PUSH } else { 0 };
-                sink.pawns(pos, tb, shift, flags);
+                sink.pawns(pos, us, tb, shift, flags);
             }
         }
     }
@@ -294,13 +294,24 @@ fn pawn_moves<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool>(
 /// The legal moves of the kinds asked for: `TACTICAL` (captures, en
 /// passant, promotions) and / or `QUIET` (every other move). With
 /// `NOT_IN_CHECK` the caller vouches that the side to move is not in check,
-/// and the checkers are not looked for.
+/// and the checkers are not looked for. `WHITE` says who is to move: each
+/// colour gets its own copy, so the colour-dependent shifts, ranks and
+/// piece-set offsets are constants rather than selects and address
+/// arithmetic.
 #[inline(always)]
-fn generate<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool, const NOT_IN_CHECK: bool>(
+fn generate_for<
+    S: Sliders,
+    K: Sink,
+    const TACTICAL: bool,
+    const QUIET: bool,
+    const NOT_IN_CHECK: bool,
+    const WHITE: bool,
+>(
     pos: &Position,
     sink: &mut K,
 ) {
-    let us = pos.side_to_move();
+    debug_assert_eq!(pos.side_to_move() == Color::White, WHITE);
+    let us = if WHITE { Color::White } else { Color::Black };
     let them = us.flip();
     let occ = pos.occupied();
     let ours = pos.color_bb(us);
@@ -335,7 +346,7 @@ fn generate<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool, const 
     let pinned = pinned::<S>(pos, us, king);
     let target_mask = kinds & check_mask;
 
-    pawn_moves::<S, K, TACTICAL, QUIET>(pos, sink, king, check_mask, pinned);
+    pawn_moves::<S, K, TACTICAL, QUIET>(pos, sink, us, king, check_mask, pinned);
 
     for from in pos.bb(us, PieceType::Knight) & !pinned {
         piece_moves::<K, TACTICAL>(sink, pos, from, KNIGHT_ATTACKS[from.index()] & target_mask);
@@ -377,6 +388,19 @@ fn generate<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool, const 
         && !attacked(sq(2))
     {
         sink.one(Move::new(king.to_88(), sq(2).to_88(), king_piece, Piece::EMPTY, Piece::EMPTY, Move::FLAG_CASTLE));
+    }
+}
+
+/// [`generate_for`] the side to move.
+#[inline(always)]
+fn generate<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool, const NOT_IN_CHECK: bool>(
+    pos: &Position,
+    sink: &mut K,
+) {
+    if pos.side_to_move() == Color::White {
+        generate_for::<S, K, TACTICAL, QUIET, NOT_IN_CHECK, true>(pos, sink);
+    } else {
+        generate_for::<S, K, TACTICAL, QUIET, NOT_IN_CHECK, false>(pos, sink);
     }
 }
 
