@@ -21,6 +21,7 @@ pub mod cli;
 pub mod counters;
 pub mod density;
 pub mod gate;
+pub mod instructions;
 pub mod measurement;
 pub mod nps;
 pub mod pin;

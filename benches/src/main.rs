@@ -49,6 +49,9 @@ enum Command {
     /// Stockfish's own bench, and our profiles beside our mailbox profile,
     /// interleaved on one pinned core.
     Nps(boardbench::nps::NpsCli),
+    /// Instructions per node under callgrind: our bench search beside
+    /// Crafty searching the same positions (noise-free, unlike NPS).
+    Instructions(boardbench::instructions::InstructionsCli),
     /// Commit gate: fail when a routine got slower than in --base (timing
     /// by process with an A/A control, and gungraun instruction counts).
     /// Exit 0 pass, 3 regression, 4 too noisy to judge, 1 error, 2 usage.
@@ -163,6 +166,7 @@ fn main() -> ExitCode {
         }
         Command::DerivePositions { out, per_count, seed } => derive(out, *per_count as usize, *seed),
         Command::Nps(a) => boardbench::nps::main(a),
+        Command::Instructions(a) => boardbench::instructions::main(a),
         Command::Gate(a) => boardbench::gate::gate_main(a),
         Command::GateSample(a) => boardbench::gate::sample_main(a),
         Command::GateCases(a) => boardbench::gate::cases_main(a),

@@ -314,8 +314,8 @@ struct Plan {
 }
 
 /// The FENs our bench searches: the positions file's, or the built-in set.
-fn bench_fens(a: &NpsArgs) -> Result<Vec<String>, String> {
-    match &a.positions {
+pub(crate) fn bench_fens(positions: Option<&Path>) -> Result<Vec<String>, String> {
+    match positions {
         None => Ok(engine::bench::BENCH_POSITIONS.iter().map(|(_, fen)| fen.to_string()).collect()),
         Some(path) => engine::position::epd::load_file(path)
             .map(|epds| epds.iter().map(|e| e.position().to_fen()).collect())
@@ -502,7 +502,7 @@ pub fn run(a: &NpsArgs) -> Result<NpsReport, String> {
     let started = Instant::now();
     let date_secs = sysinfo::now_secs();
     let load_start = sysinfo::load_average();
-    let fens = bench_fens(a)?;
+    let fens = bench_fens(a.positions.as_deref())?;
     let plans = plans(a, &fens);
     let orders = balanced_orders(plans.len());
     let mut records: Vec<Vec<RunRecord>> = vec![Vec::new(); plans.len()];
@@ -662,7 +662,8 @@ fn plot_nps(stem: &Path, r: &NpsReport) -> Result<Vec<PathBuf>, String> {
     )
 }
 
-fn thousands(v: f64) -> String {
+/// `1428141.4` as `1,428,141`.
+pub(crate) fn thousands(v: f64) -> String {
     let s = format!("{:.0}", v);
     let (sign, digits) = s.strip_prefix('-').map(|d| ("-", d)).unwrap_or(("", &s));
     let mut out = String::new();

@@ -1,0 +1,88 @@
+//! `boardbench instructions` end to end: our real engine under callgrind
+//! (the `engine` binary the workspace build puts beside boardbench) and a
+//! Crafty stand-in (tests/fixtures/fake-crafty.sh, run by valgrind as a
+//! shell script).
+
+use boardbench::instructions::InstructionsReport;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+}
+
+/// Our engine, built beside boardbench by `cargo test --workspace`.
+fn engine() -> PathBuf {
+    let p = Path::new(env!("CARGO_BIN_EXE_boardbench")).with_file_name("engine");
+    assert!(p.is_file(), "{} is missing: run the tests with --workspace (or build -p engine first)", p.display());
+    p
+}
+
+fn instructions(args: &[&str], envs: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_boardbench"));
+    c.arg("instructions").args(args).env_remove("FAKE_MODE");
+    for (k, v) in envs {
+        c.env(k, v);
+    }
+    c.output().expect("boardbench runs")
+}
+
+/// Non-zero exit and one stderr line holding `want`.
+fn fails_with(out: &Output, want: &str) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "succeeded: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("boardbench: ") && err.contains(want), "{err}");
+}
+
+#[test]
+fn counts_our_search_and_craftys_nodes() {
+    let engine = engine();
+    let crafty = fixture("fake-crafty.sh");
+    let out = instructions(
+        &["--engine", engine.to_str().unwrap(), "--depth", "3", "--crafty", crafty.to_str().unwrap(), "--json"],
+        &[],
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: InstructionsReport = serde_json::from_slice(&out.stdout).unwrap();
+    let positions = engine::bench::BENCH_POSITIONS.len();
+    assert_eq!(r.position_count, positions);
+
+    // Ours: the node count is the bench's own, and callgrind counted the
+    // search (not zero, not start-up-sized per node).
+    let bench = Command::new(&engine).args(["bench", "--depth", "3", "--json"]).output().unwrap();
+    let bench: serde_json::Value = serde_json::from_slice(&bench.stdout).unwrap();
+    assert_eq!(r.ours.len(), 1);
+    assert_eq!(r.ours[0].profile, "bitboard");
+    assert_eq!(Some(r.ours[0].nodes), bench["nodes"].as_u64());
+    let per_node = r.ours[0].per_node();
+    assert!((100.0..100_000.0).contains(&per_node), "{per_node} instructions per node");
+
+    // The stand-in: 1,000,000 nodes a search, 250K pruned; the searches ran
+    // more of the shell than starting and quitting did.
+    let c = r.crafty.expect("crafty counted");
+    assert_eq!(c.searches.searches, positions);
+    assert_eq!(c.searches.nodes, 1_000_000 * positions as u64);
+    assert_eq!(c.searches.pruned, Some(250_000 * positions as u64));
+    assert!(c.instructions > 0 && c.startup_instructions > 0);
+    assert!(c.per_searched_node().unwrap() > c.per_counted_node());
+}
+
+#[test]
+fn bad_input_is_named() {
+    let engine = engine();
+    let engine = engine.to_str().unwrap();
+    fails_with(&instructions(&["--engine", engine, "--crafty", "/nonexistent/crafty"], &[]), "--crafty");
+    fails_with(&instructions(&["--engine", engine, "--engine-profile", "bitbored"], &[]), "--engine-profile");
+    fails_with(&instructions(&["--engine", "/nonexistent/engine"], &[]), "our engine");
+    fails_with(&instructions(&["--engine", engine, "--valgrind", "/nonexistent/valgrind"], &[]), "valgrind is needed");
+    // A Crafty that fails, and one that refuses every other position.
+    let crafty = fixture("fake-crafty.sh");
+    let args = ["--engine", engine, "--depth", "1", "--crafty", crafty.to_str().unwrap()];
+    fails_with(
+        &instructions(&args, &[("FAKE_MODE", "fail")]),
+        "crafty under callgrind exited with status 2: Crafty v25.2 | ERROR: hash table allocation failed",
+    );
+    fails_with(&instructions(&args, &[("FAKE_MODE", "refuse")]), "crafty: 10 search summaries");
+}
