@@ -280,11 +280,24 @@ fn count_crafty(
     Ok(CraftyCount { depth, searches, instructions, startup_instructions: startup })
 }
 
-/// How many of Crafty's searches finished iteration `depth`: lines that
-/// start (after spaces) with `depth->`.
+/// How many of Crafty's searches finished iteration `depth`: search
+/// summaries (`time=` ... `n=`) with a `depth->` token since the summary
+/// before. The token may follow progress text on the same line, which
+/// Crafty overwrites with carriage returns, not newlines.
 fn completed_depths(stdout: &str, depth: u32) -> usize {
     let tag = format!("{depth}->");
-    stdout.lines().filter(|l| l.trim_start().starts_with(&tag)).count()
+    let (mut seen, mut completed) = (false, 0);
+    for line in stdout.lines() {
+        let tokens = || line.split_whitespace();
+        if tokens().any(|t| t == tag) {
+            seen = true;
+        }
+        if tokens().any(|t| t.starts_with("time=")) && tokens().any(|t| t.starts_with("n=")) {
+            completed += usize::from(seen);
+            seen = false;
+        }
+    }
+    completed
 }
 
 /// The report as a table.
@@ -358,10 +371,19 @@ mod tests {
 
     #[test]
     fn completed_depths_counts_only_the_asked_depth() {
-        let out = "   9->   1.17   0.39   1. Nc3\n  10->   2.00  0.1 1. e4\n   9    0.50  ...\n   9->   3.75  -0.30\n";
-        assert_eq!(completed_depths(out, 9), 2);
-        assert_eq!(completed_depths(out, 10), 1);
-        assert_eq!(completed_depths(out, 1), 0);
+        let summary = "              time=1.17  mat=0  n=21252  fh=95%  nps=18K\n";
+        // Completed at 9; completed at 10 after progress text on its line
+        // (carriage returns); stopped during 10.
+        let out = format!(
+            "   9->   1.17   0.39   1. Nc3\n{summary}\
+             10     1.76   4/29*  1. Qd2  (114Knps)\r   10->   2.02  0.1  1. e4\n{summary}\
+             9->   0.50  0.2  1. d4\n   10     0.90   2/30*  1. c4\n{summary}"
+        );
+        assert_eq!(completed_depths(&out, 9), 2);
+        assert_eq!(completed_depths(&out, 10), 1);
+        assert_eq!(completed_depths(&out, 1), 0);
+        // A depth line with no summary after it counts for nothing.
+        assert_eq!(completed_depths("  9->   1.17\n", 9), 0);
     }
 
     #[test]
