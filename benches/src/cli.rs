@@ -30,6 +30,14 @@ pub fn default_positions_dir() -> PathBuf {
     workspace_root().join("positions")
 }
 
+/// Our engine binary when none is given: `engine` beside this program
+/// (cargo builds both into the same target directory).
+pub fn engine_beside_this_program() -> Result<PathBuf, String> {
+    std::env::current_exe()
+        .map_err(|e| format!("cannot locate this program: {e}"))
+        .map(|p| p.with_file_name(format!("engine{}", std::env::consts::EXE_SUFFIX)))
+}
+
 /// Default output directory (git-ignored).
 pub fn default_out_dir() -> PathBuf {
     workspace_root().join("results").join("runs")

@@ -119,9 +119,7 @@ pub fn run(c: &InstructionsCli) -> Result<InstructionsReport, String> {
         .map_err(|e| format!("valgrind is needed (install it, or give --valgrind PATH): {e}"))?;
     let engine = match &c.engine {
         Some(p) => p.clone(),
-        None => std::env::current_exe()
-            .map_err(|e| format!("cannot locate this program: {e}"))?
-            .with_file_name(format!("engine{}", std::env::consts::EXE_SUFFIX)),
+        None => crate::cli::engine_beside_this_program()?,
     };
     process::check_executable(&engine).map_err(|e| format!("our engine: {e} (build it: cargo build --release)"))?;
     let crafty = match &c.crafty {

@@ -116,9 +116,7 @@ impl NpsCli {
     pub fn resolve(&self, command_line: Vec<String>) -> Result<NpsArgs, String> {
         let engine = match &self.engine {
             Some(p) => p.clone(),
-            None => std::env::current_exe()
-                .map_err(|e| format!("cannot locate this program: {e}"))?
-                .with_file_name(format!("engine{}", std::env::consts::EXE_SUFFIX)),
+            None => crate::cli::engine_beside_this_program()?,
         };
         let profiles = if self.engine_profile.is_empty() {
             vec!["mailbox".into(), "bitboard".into(), "single-probe".into()]
