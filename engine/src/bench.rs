@@ -24,7 +24,7 @@ pub const BENCH_HASH_MB: usize = 16;
 pub const SIGNATURE_DEPTH: u32 = 7;
 /// Total nodes of the bench positions at [`SIGNATURE_DEPTH`] with the
 /// `mailbox` or `bitboard` profile.
-pub const BENCH_SIGNATURE: u64 = 808_134;
+pub const BENCH_SIGNATURE: u64 = 769_105;
 
 /// The bench positions: opening, middlegame and endgame (DESIGN §6 buckets
 /// by men on the board), each with where it comes from in `positions/`.
@@ -61,6 +61,8 @@ pub fn default_positions() -> Vec<Position> {
 pub struct BenchLine {
     pub fen: String,
     pub nodes: u64,
+    /// Of `nodes`, moves made and pruned unsearched.
+    pub pruned: u64,
     pub elapsed: Duration,
     pub best: String,
     pub score: i32,
@@ -86,6 +88,11 @@ impl BenchReport {
         self.lines.iter().map(|l| l.nodes).sum()
     }
 
+    /// Of [`nodes`](Self::nodes), the moves made and pruned unsearched.
+    pub fn pruned(&self) -> u64 {
+        self.lines.iter().map(|l| l.pruned).sum()
+    }
+
     /// Search time, summed over positions (table clearing excluded).
     pub fn elapsed(&self) -> Duration {
         self.lines.iter().map(|l| l.elapsed).sum()
@@ -108,6 +115,7 @@ pub fn run_bench<P: Profile>(positions: &[Position], depth: u32, hash_mb: usize)
         lines.push(BenchLine {
             fen: pos.to_fen(),
             nodes: result.nodes,
+            pruned: result.pruned,
             elapsed: result.elapsed,
             best: result.best.uci().to_string(),
             score: result.score,

@@ -17,9 +17,10 @@ fn bench_node_count_matches_the_signature() {
          engine::bench::BENCH_SIGNATURE to {} (output of `engine bench --depth {SIGNATURE_DEPTH}`)",
         bitboard.nodes()
     );
-    // The mailbox profile searches the same trees position by position.
+    // The mailbox profile searches the same trees position by position,
+    // pruning the same moves.
     let mailbox = bench(ProfileKind::Mailbox, &positions, SIGNATURE_DEPTH, BENCH_HASH_MB);
-    let per_position = |r: &engine::bench::BenchReport| r.lines.iter().map(|l| l.nodes).collect::<Vec<_>>();
+    let per_position = |r: &engine::bench::BenchReport| r.lines.iter().map(|l| (l.nodes, l.pruned)).collect::<Vec<_>>();
     assert_eq!(per_position(&mailbox), per_position(&bitboard));
     assert!(bitboard.lines.iter().all(|l| l.nodes > 0));
 }

@@ -40,8 +40,11 @@ fn bench_text_ends_with_the_openbench_line() {
     let last: Vec<&str> = lines.last().unwrap().split(' ').collect();
     assert_eq!((last.len(), last[1], last[3]), (4, "nodes", "nps"), "{text}");
     let nodes: u64 = last[0].parse().unwrap();
-    let searched = lines.iter().find(|l| l.starts_with("nodes searched")).unwrap();
-    assert!(searched.ends_with(&format!(": {nodes}")), "{searched}");
+    let counted = lines.iter().find(|l| l.starts_with("nodes ")).unwrap();
+    assert!(counted.starts_with(&format!("nodes           : {nodes} ")), "{counted}");
+    let pruned = lines.iter().find(|l| l.starts_with("pruned ")).unwrap();
+    let pruned: u64 = pruned.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert!(pruned < nodes, "{text}");
     assert!(text.contains("eval calls") && text.contains("lazy") && text.contains("full"));
 }
 
@@ -54,6 +57,9 @@ fn bench_json_per_position_and_totals() {
         assert_eq!(per.len(), 20);
         let sum: u64 = per.iter().map(|p| p["nodes"].as_u64().unwrap()).sum();
         assert_eq!(v["nodes"].as_u64().unwrap(), sum);
+        let pruned: u64 = per.iter().map(|p| p["pruned"].as_u64().unwrap()).sum();
+        assert_eq!(v["pruned"].as_u64().unwrap(), pruned);
+        assert!(pruned > 0 && pruned < sum, "{pruned} of {sum}");
         assert!(per.iter().all(|p| p["bestmove"].as_str().unwrap().len() >= 4));
         let e = &v["eval"];
         let calls = e["calls"].as_u64().unwrap();

@@ -98,7 +98,7 @@ fn mailbox_and_bitboard_profiles_search_identical_trees() {
     for pos in &positions {
         let m = search::<MailboxProfile>(pos, &Limits::depth(5));
         let b = search::<BitboardProfile>(pos, &Limits::depth(5));
-        assert_eq!(m.nodes, b.nodes, "node counts differ on {}", pos.to_fen());
+        assert_eq!((m.nodes, m.pruned), (b.nodes, b.pruned), "node counts differ on {}", pos.to_fen());
         assert_eq!((m.best, m.score, &m.pv), (b.best, b.score, &b.pv), "{}", pos.to_fen());
         total += m.nodes;
     }
@@ -137,6 +137,20 @@ fn defect_extensions_fire_when_the_count_is_above_one() {
     assert_eq!(Searcher::<BitboardProfile>::new(1).quiesce(&mut mated), -MATE);
     let stand_pat = Searcher::<BitboardWithoutDefects>::new(1).quiesce(&mut mated);
     assert!(stand_pat > -MATE_BOUND_FOR_TESTS, "{stand_pat}");
+}
+
+#[test]
+fn quiet_moves_are_pruned_only_where_the_node_allows_it() {
+    // White, a rook down, cannot hope to reach alpha with most quiet moves:
+    // futility and late move pruning drop some, each counted as a node.
+    let behind = fen("r3k3/pp3ppp/8/8/8/8/PPP2PPP/4K3 w - - 0 1");
+    let r = search::<BitboardProfile>(&behind, &Limits::depth(4));
+    assert!(r.pruned > 0 && r.pruned < r.nodes, "{} pruned of {}", r.pruned, r.nodes);
+    // Depth 1 searches only the root, a PV node: nothing is pruned.
+    let start = Position::startpos();
+    let r = search::<BitboardProfile>(&start, &Limits::depth(1));
+    assert_eq!(r.pruned, 0);
+    assert!(r.nodes > legal_moves(&start).len() as u64, "{} nodes", r.nodes);
 }
 
 /// Scores beyond this magnitude are mates.

@@ -63,6 +63,7 @@ pub fn bench(a: BenchArgs) -> CliResult {
                 json!({
                     "fen": l.fen,
                     "nodes": l.nodes,
+                    "pruned": l.pruned,
                     "seconds": l.elapsed.as_secs_f64(),
                     "nps": engine::search::nps(l.nodes, l.elapsed),
                     "bestmove": l.best,
@@ -77,6 +78,7 @@ pub fn bench(a: BenchArgs) -> CliResult {
             "huge_pages_kib": report.huge_pages_kib,
             "positions": lines,
             "nodes": nodes,
+            "pruned": report.pruned(),
             "seconds": elapsed.as_secs_f64(),
             "nps": nps,
             "eval": {
@@ -113,7 +115,8 @@ pub fn bench(a: BenchArgs) -> CliResult {
         None => println!("huge pages      : unknown (no /proc/self/smaps_rollup)"),
     }
     println!("total time (ms) : {}", elapsed.as_millis());
-    println!("nodes searched  : {nodes}");
+    println!("nodes           : {nodes} (moves made, as Crafty counts)");
+    println!("pruned          : {} of them made and pruned unsearched", report.pruned());
     println!("nodes/second    : {nps}");
     println!(
         "eval calls      : {calls} (lazy {:.1}%, hash {:.1}%, full {:.1}%)",

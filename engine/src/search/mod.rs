@@ -3,14 +3,21 @@
 //! [`Profile`] so each profile is its own monomorphised search.
 //!
 //! * Interior nodes: transposition table cutoffs (non-PV), reverse futility
-//!   and null-move pruning, late move reductions, killers and history,
-//!   check extension, and the one-legal-reply extension of DESIGN §4.2.
+//!   and null-move pruning, futility and late move pruning of quiet moves,
+//!   late move reductions, killers and history, check extension, and the
+//!   one-legal-reply extension of DESIGN §4.2.
 //! * Quiescence: stand pat on the (lazy) evaluation, captures and queen
 //!   promotions in MVV/LVA order, losing captures pruned by SEE, delta
 //!   pruning, and the qsearch-in-check extension of DESIGN §4.2.
 //! * Draws: repetition, the fifty-move rule, insufficient material. Mates
 //!   are `±(MATE - ply)`.
 //! * Limits: depth, nodes, move time, clock, infinite; a shared stop flag.
+//!
+//! Nodes are counted as Crafty counts them: one per move made on the board
+//! (and one for the root). A quiet move is made before it is pruned, as in
+//! Crafty, because making it is how the search learns whether it gives
+//! check; such a move counts as a node though nothing below it is searched,
+//! and [`SearchResult::pruned`] says how many of the nodes were these.
 //!
 //! Determinism: the move order is a total order on the moves themselves
 //! (see [`ordering`]), and nothing time-dependent happens at fixed depth, so
@@ -69,6 +76,14 @@ const REVERSE_FUTILITY_DEPTH: i32 = 3;
 /// Delta pruning in quiescence: a capture must be able to lift the score
 /// to within this of alpha.
 const DELTA_MARGIN: i32 = 200;
+/// Futility pruning (quiet moves of a node whose static evaluation plus
+/// this margin, by remaining depth, cannot reach alpha) up to this depth.
+const FUTILITY_DEPTH: i32 = 6;
+const FUTILITY_MARGIN: [i32; FUTILITY_DEPTH as usize + 1] = [0, 100, 160, 220, 280, 340, 400];
+/// Late move pruning: a quiet move tried after this many moves, by
+/// remaining depth, is not searched.
+const LMP_DEPTH: i32 = 8;
+const LMP_MOVES: [usize; LMP_DEPTH as usize + 1] = [0, 5, 8, 13, 20, 29, 40, 53, 68];
 /// Late move reductions start after this many moves.
 const LMR_FIRST_MOVE: usize = 3;
 const LMR_MIN_DEPTH: i32 = 3;
@@ -176,7 +191,11 @@ pub struct SearchResult {
     /// Deepest completed iteration.
     pub depth: u32,
     pub seldepth: u32,
+    /// Nodes: every move the search made (see the module documentation),
+    /// the root and null moves included.
     pub nodes: u64,
+    /// Of `nodes`, the moves made and then pruned unsearched.
+    pub pruned: u64,
     pub elapsed: Duration,
     pub pv: Vec<Move>,
 }
@@ -225,6 +244,8 @@ pub struct Searcher<P: Profile> {
     lmr: Box<[[u8; 64]; 64]>,
     stop: Arc<AtomicBool>,
     nodes: u64,
+    /// Moves made and pruned unsearched (counted in `nodes`, as Crafty counts).
+    pruned: u64,
     next_poll: u64,
     node_limit: u64,
     deadline: Option<Instant>,
@@ -253,6 +274,7 @@ impl<P: Profile> Searcher<P> {
             lmr: lmr_table(),
             stop: Arc::new(AtomicBool::new(false)),
             nodes: 0,
+            pruned: 0,
             next_poll: 0,
             node_limit: u64::MAX,
             deadline: None,
@@ -327,6 +349,7 @@ impl<P: Profile> Searcher<P> {
         let (soft, hard) = plan_time(limits);
         self.deadline = hard.map(|d| start + d);
         self.nodes = 0;
+        self.pruned = 0;
         self.next_poll = POLL_INTERVAL.min(self.node_limit);
         self.aborted = false;
         self.seldepth = 0;
@@ -356,6 +379,7 @@ impl<P: Profile> Searcher<P> {
                 depth: 0,
                 seldepth: 0,
                 nodes: 0,
+                pruned: 0,
                 elapsed: start.elapsed(),
                 pv: Vec::new(),
             };
@@ -428,6 +452,7 @@ impl<P: Profile> Searcher<P> {
             depth: completed,
             seldepth: self.seldepth as u32,
             nodes: self.nodes,
+            pruned: self.pruned,
             elapsed,
             pv: best_pv,
         }
@@ -506,6 +531,18 @@ impl<P: Profile> Searcher<P> {
         }
         if ply > self.seldepth {
             self.seldepth = ply;
+        }
+        !self.aborted
+    }
+
+    /// Count a move made and pruned unsearched as a node (see the module
+    /// documentation), and stop if a limit is reached.
+    #[inline(always)]
+    fn count_pruned(&mut self) -> bool {
+        self.nodes += 1;
+        self.pruned += 1;
+        if self.nodes >= self.next_poll {
+            self.poll();
         }
         !self.aborted
     }
@@ -611,8 +648,11 @@ impl<P: Profile> Searcher<P> {
             hash_move = self.root_best;
         }
 
+        let mut static_eval = None;
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
-            let static_eval = self.eval.evaluate(pos, alpha, beta);
+            let eval = self.eval.evaluate(pos, alpha, beta);
+            static_eval = Some(eval);
+            let static_eval = eval;
             if depth <= REVERSE_FUTILITY_DEPTH && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta {
                 return static_eval;
             }
@@ -690,6 +730,15 @@ impl<P: Profile> Searcher<P> {
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
         let mut searched = 0usize;
+        // Moves made at this node, pruned or searched.
+        let mut tried = 0usize;
+        // Whether quiet moves may be pruned here, and the futility bound.
+        let prune = match static_eval {
+            Some(eval) if depth <= LMP_DEPTH && alpha > -MATE_BOUND => {
+                Some(if depth <= FUTILITY_DEPTH { eval + FUTILITY_MARGIN[depth as usize] } else { INFINITY })
+            }
+            _ => None,
+        };
         // Uninitialised until pushed: a node that cuts off early writes none.
         let mut quiets = FixedVec::<Move, MAX_QUIETS>::new();
         loop {
@@ -727,6 +776,25 @@ impl<P: Profile> Searcher<P> {
             pos.make(m);
             self.tt.prefetch(pos.key());
             let gives_check = P::in_check(pos);
+            tried += 1;
+            // Futility and late move pruning, after the move is made as in
+            // Crafty: a quiet move that gives no check, is no killer and
+            // pushes no pawn to the sixth rank or beyond.
+            if let Some(bound) = prune {
+                if searched > 0
+                    && quiet
+                    && !gives_check
+                    && key_class(move_key) == class::QUIET
+                    && (bound <= alpha || tried > LMP_MOVES[depth as usize])
+                    && !(m.moved_kind() == PieceType::Pawn && m.to().relative_rank(pos.side_to_move().flip()) >= 5)
+                {
+                    pos.unmake();
+                    if !self.count_pruned() {
+                        return 0;
+                    }
+                    continue;
+                }
+            }
             let extension = i32::from(gives_check || one_reply);
             let new_depth = depth - 1 + extension;
             let mut score;
