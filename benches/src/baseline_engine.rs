@@ -313,6 +313,24 @@ fn strip_colon(v: &str) -> &str {
     t.strip_prefix(':').unwrap_or(t).trim()
 }
 
+/// How our `engine bench` starts the line that says how many of the nodes it
+/// counts were moves made and pruned unsearched (`pruned          : N of them ...`).
+pub const PRUNED_LABEL: &str = "pruned";
+
+/// Our `engine bench`'s `pruned` line: how many of its nodes (moves made, as
+/// Crafty counts) were pruned unsearched; `None` for an engine that prints
+/// no such line (one from before it pruned moves after making them).
+pub fn parse_ours_pruned(stdout: &str) -> Result<Option<u64>, String> {
+    let Some(line) = stdout.lines().map(str::trim).find(|l| l.split_whitespace().next() == Some(PRUNED_LABEL)) else {
+        return Ok(None);
+    };
+    let value = line[PRUNED_LABEL.len()..].trim_start().strip_prefix(':').map(str::trim_start);
+    match value.and_then(|v| v.split_whitespace().next()).and_then(plain_count) {
+        Some(n) => Ok(Some(n)),
+        None => Err(format!("{}: \"{PRUNED_LABEL} :\" is not followed by a whole count", quoted(line))),
+    }
+}
+
 /// Our `engine bench`: the last non-empty line, `<nodes> nodes <nps> nps`.
 pub fn parse_ours(stdout: &str) -> Result<BenchFigures, String> {
     let last = stdout.lines().rev().map(str::trim).find(|l| !l.is_empty()).ok_or("no output")?;
@@ -344,23 +362,32 @@ pub fn banner(stdout: &str, stderr: &str) -> Option<String> {
 /// on huge pages.
 pub const HUGE_PAGES_LABEL: &str = "huge pages";
 
+/// What a run says beside its figures: Crafty's search summaries
+/// ([`EngineKind::CraftyPositions`]), or how many of our engine's nodes were
+/// moves made and pruned unsearched ([`EngineKind::Ours`], where it says).
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct Extras {
+    pub crafty: Option<CraftySearches>,
+    pub pruned: Option<u64>,
+}
+
 /// Parse the figures of a `kind` run.
 /// `positions` is how many searches a [`EngineKind::CraftyPositions`] run
-/// was given (the others ignore it); its summaries come back beside the
-/// figures.
-pub fn parse(
-    kind: EngineKind,
-    stdout: &str,
-    stderr: &str,
-    positions: usize,
-) -> Result<(BenchFigures, Option<CraftySearches>), String> {
+/// was given (the others ignore it).
+pub fn parse(kind: EngineKind, stdout: &str, stderr: &str, positions: usize) -> Result<(BenchFigures, Extras), String> {
     match kind {
-        EngineKind::Crafty => parse_crafty(stdout).map(|f| (f, None)),
-        EngineKind::Stockfish => parse_stockfish(stderr, stdout).map(|f| (f, None)),
-        EngineKind::Ours => parse_ours(stdout).map(|f| (f, None)),
-        EngineKind::CraftyPositions => {
-            parse_crafty_searches(stdout, positions).map(|s| (BenchFigures { nodes: s.nodes, nps: s.nps() }, Some(s)))
+        EngineKind::Crafty => parse_crafty(stdout).map(|f| (f, Extras::default())),
+        EngineKind::Stockfish => parse_stockfish(stderr, stdout).map(|f| (f, Extras::default())),
+        EngineKind::Ours => {
+            let figures = parse_ours(stdout)?;
+            let pruned = parse_ours_pruned(stdout)?;
+            if let Some(p) = pruned.filter(|&p| p >= figures.nodes) {
+                return Err(format!("{p} moves pruned of {} nodes: the bench does not add up", figures.nodes));
+            }
+            Ok((figures, Extras { crafty: None, pruned }))
         }
+        EngineKind::CraftyPositions => parse_crafty_searches(stdout, positions)
+            .map(|s| (BenchFigures { nodes: s.nodes, nps: s.nps() }, Extras { crafty: Some(s), pruned: None })),
     }
 }
 
@@ -458,7 +485,7 @@ mod tests {
         assert!((s.nps() - s.nodes as f64 / 0.04).abs() < 1e-3);
         assert!(s.searched_nps().unwrap() < s.nps());
         let (f, searches) = parse(EngineKind::CraftyPositions, CRAFTY_23_POSITIONS, "", 3).unwrap();
-        assert_eq!((f.nodes, searches), (s.nodes, Some(s)));
+        assert_eq!((f.nodes, searches.crafty, searches.pruned), (s.nodes, Some(s), None));
         // A position Crafty refused (or a run cut short) leaves a search missing.
         assert!(parse_crafty_searches(CRAFTY_23_POSITIONS, 4).unwrap_err().contains("3 search summaries"));
         // The last search's pruned= line lost: the counts no longer agree.
@@ -525,6 +552,21 @@ mod tests {
     }
 
     #[test]
+    fn our_pruned_count_is_read_and_checked() {
+        let out = "nodes           : 100 (moves made, as Crafty counts)\n\
+                   pruned          : 40 of them made and pruned unsearched\n100 nodes 50 nps\n";
+        assert_eq!(parse_ours_pruned(out), Ok(Some(40)));
+        let (f, extras) = parse(EngineKind::Ours, out, "", 0).unwrap();
+        assert_eq!((f.nodes, extras.pruned, extras.crafty), (100, Some(40), None));
+        // An engine from before the line existed: no count, no error.
+        assert_eq!(parse_ours_pruned("100 nodes 50 nps\n"), Ok(None));
+        let e = parse_ours_pruned("pruned : many\n").unwrap_err();
+        assert!(e.contains("not followed by a whole count"), "{e}");
+        let e = parse(EngineKind::Ours, "pruned : 100 of them\n100 nodes 50 nps\n", "", 0).unwrap_err();
+        assert!(e.contains("100 moves pruned of 100 nodes"), "{e}");
+    }
+
+    #[test]
     fn crafty_summaries_with_no_or_odd_counts_are_refused() {
         let bad = |t: &str, n: usize| parse_crafty_searches(t, n).unwrap_err();
         let e = bad("time=1.00  n=1000\npruned=1\ntime=1.00  n=0  fh=0%\npruned=0\n", 2);
@@ -543,7 +585,7 @@ mod tests {
         assert!(bad("time=1.00  n=10\npruned=10\n", 1).contains("10 moves pruned of 10 made"));
         // Whatever parses has positive rates.
         let (f, c) = parse(EngineKind::CraftyPositions, "time=0.01  n=1\npruned=0\n", "", 1).unwrap();
-        assert!(f.nps > 0.0 && c.unwrap().searched_nps().unwrap() > 0.0);
+        assert!(f.nps > 0.0 && c.crafty.unwrap().searched_nps().unwrap() > 0.0);
     }
 
     #[test]

@@ -60,13 +60,25 @@ pub struct InstructionsCli {
 pub struct OursCount {
     pub profile: String,
     pub depth: u32,
+    /// Nodes as Crafty counts them: every move made.
     pub nodes: u64,
+    /// Of `nodes`, moves made and pruned unsearched (`None`: an engine whose
+    /// bench does not say).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pruned: Option<u64>,
     pub instructions: u64,
 }
 
 impl OursCount {
+    /// Per node as Crafty counts nodes (every move made).
     pub fn per_node(&self) -> f64 {
         self.instructions as f64 / self.nodes as f64
+    }
+
+    /// Per position searched (moves made less those pruned unsearched);
+    /// per node for an engine that does not count pruned moves.
+    pub fn per_searched_node(&self) -> f64 {
+        self.instructions as f64 / self.nodes.saturating_sub(self.pruned.unwrap_or(0)).max(1) as f64
     }
 }
 
@@ -235,16 +247,19 @@ fn count_ours(
     }
     let label = format!("engine bench --profile {profile}");
     let (stdout, instructions) = callgrind(valgrind, engine, &args, None, Some("*Searcher*go*"), &label, timeout)?;
-    let nodes = serde_json::from_str::<serde_json::Value>(stdout.trim())
-        .ok()
-        .and_then(|v| v.get("nodes")?.as_u64())
-        .ok_or_else(|| {
-            format!("{label}: no JSON object with a \"nodes\" count on stdout: {}", process::last_lines(&stdout, "", 2))
-        })?;
+    let json = serde_json::from_str::<serde_json::Value>(stdout.trim()).ok();
+    let nodes = json.as_ref().and_then(|v| v.get("nodes")?.as_u64()).ok_or_else(|| {
+        format!("{label}: no JSON object with a \"nodes\" count on stdout: {}", process::last_lines(&stdout, "", 2))
+    })?;
     if nodes == 0 || instructions == 0 {
         return Err(format!("{label}: {nodes} nodes, {instructions} instructions: nothing was searched"));
     }
-    Ok(OursCount { profile: profile.to_string(), depth, nodes, instructions })
+    // An engine from before it pruned moves after making them has no count.
+    let pruned = json.as_ref().and_then(|v| v.get("pruned")?.as_u64());
+    if let Some(p) = pruned.filter(|&p| p >= nodes) {
+        return Err(format!("{label}: {p} moves pruned of {nodes} nodes: the bench does not add up"));
+    }
+    Ok(OursCount { profile: profile.to_string(), depth, nodes, pruned, instructions })
 }
 
 fn count_crafty(
@@ -313,6 +328,17 @@ pub fn table(r: &InstructionsReport) -> String {
             group(o.instructions),
             o.per_node()
         ));
+        if let Some(pruned) = o.pruned {
+            s.push_str(&format!(
+                "{:<28} {:>6} {:>13} {:>16} {:>10.1}   (pruned unsearched: {})\n",
+                format!("ours, {}, searched", o.profile),
+                o.depth,
+                group(o.nodes - pruned),
+                "",
+                o.per_searched_node(),
+                group(pruned)
+            ));
+        }
     }
     if let Some(c) = &r.crafty {
         s.push_str(&format!(
@@ -341,8 +367,10 @@ pub fn table(r: &InstructionsReport) -> String {
             group(c.startup_instructions)
         ));
         for o in &r.ours {
+            // Searched positions against searched positions: ours less our
+            // pruned moves too, where our bench counts them.
             let searched =
-                c.per_searched_node().map_or(String::new(), |p| format!(", searched {:.3}", p / o.per_node()));
+                c.per_searched_node().map_or(String::new(), |p| format!(", searched {:.3}", p / o.per_searched_node()));
             s.push_str(&format!("  {:<12} counted {:.3}{searched}\n", o.profile, c.per_counted_node() / o.per_node()));
         }
     }
@@ -392,7 +420,13 @@ mod tests {
             positions: "built-in bench".into(),
             position_count: 20,
             valgrind: "/usr/bin/valgrind".into(),
-            ours: vec![OursCount { profile: "bitboard".into(), depth: 9, nodes: 1_000, instructions: 1_500_000 }],
+            ours: vec![OursCount {
+                profile: "bitboard".into(),
+                depth: 9,
+                nodes: 1_000,
+                pruned: None,
+                instructions: 1_500_000,
+            }],
             crafty: Some(CraftyCount { depth: 10, searches, instructions: 3_600_000, startup_instructions: 35_000 }),
         };
         let t = table(&r);
@@ -401,6 +435,12 @@ mod tests {
         assert!(t.contains("1200.0") && t.contains("1800.0"), "{t}");
         assert!(t.contains("counted 0.800, searched 1.200"), "{t}");
         assert!(t.contains("±10"), "{t}");
+        // Ours pruning 400 of its 1,000 nodes: 2,500 per searched node.
+        let mut r = r;
+        r.ours[0].pruned = Some(400);
+        let t = table(&r);
+        assert!(t.contains("ours, bitboard, searched") && t.contains("2500.0"), "{t}");
+        assert!(t.contains("counted 0.800, searched 0.720"), "{t}");
     }
 
     #[test]

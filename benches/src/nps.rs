@@ -204,7 +204,8 @@ pub struct EngineReport {
     pub runs: Vec<RunRecord>,
     pub nps: Spread,
     /// [`RunRecord::searched_nps`] over the runs, for an engine whose node
-    /// count includes moves it did not search (`crafty-positions`).
+    /// count includes moves it did not search and says how many
+    /// (`crafty-positions`, ours).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub searched_nps: Option<Spread>,
     /// Whether every run searched the same number of nodes (all three
@@ -232,14 +233,29 @@ pub struct RunRecord {
     /// Crafty's search summaries, summed (`crafty-positions` runs only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub crafty: Option<CraftySearches>,
+    /// Of `nodes`, the moves our engine made and pruned unsearched (its
+    /// bench's `pruned` line; our runs only, where the engine prints it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pruned: Option<u64>,
 }
 
 impl RunRecord {
-    /// NPS counting only the positions searched: Crafty's moves made less
-    /// the ones it pruned unsearched (where its summaries count them);
-    /// every other engine's own NPS.
+    /// NPS counting only the positions searched: moves made less the ones
+    /// pruned unsearched, where the engine says how many (Crafty's search
+    /// summaries, our bench's `pruned` line); any other engine's own NPS.
     pub fn searched_nps(&self) -> f64 {
-        self.crafty.and_then(|c| c.searched_nps()).unwrap_or(self.nps)
+        if let Some(c) = self.crafty {
+            return c.searched_nps().unwrap_or(self.nps);
+        }
+        match self.pruned {
+            Some(p) if self.nodes > 0 => self.nps * self.nodes.saturating_sub(p) as f64 / self.nodes as f64,
+            _ => self.nps,
+        }
+    }
+
+    /// Whether the engine said how many of its nodes were pruned unsearched.
+    fn counts_pruned(&self) -> bool {
+        self.pruned.is_some() || self.crafty.is_some_and(|c| c.pruned.is_some())
     }
 }
 
@@ -439,7 +455,7 @@ fn resolve_programs(a: &NpsArgs) -> Result<NpsArgs, String> {
 /// What one run of one engine gave.
 struct Outcome {
     figures: BenchFigures,
-    crafty: Option<CraftySearches>,
+    extras: baseline_engine::Extras,
     finished: process::Finished,
     banner: Option<String>,
 }
@@ -478,10 +494,10 @@ fn run_once(p: &Plan, a: &NpsArgs) -> Result<Outcome, String> {
     } else {
         ""
     };
-    let (figures, crafty) = baseline_engine::parse(p.kind, &f.stdout, &f.stderr, p.positions)
+    let (figures, extras) = baseline_engine::parse(p.kind, &f.stdout, &f.stderr, p.positions)
         .map_err(|e| format!("{}: {name} printed no bench result ({e}){hint}; last lines: {tail}", p.label))?;
     let banner = baseline_engine::banner(&f.stdout, &f.stderr);
-    Ok(Outcome { figures, crafty, finished: f, banner })
+    Ok(Outcome { figures, extras, finished: f, banner })
 }
 
 fn ending_text(e: &Ending) -> String {
@@ -509,7 +525,7 @@ pub fn run(a: &NpsArgs) -> Result<NpsReport, String> {
         for (slot, &i) in orders[round % orders.len()].iter().enumerate() {
             let p = &plans[i];
             let load_before = sysinfo::load_average();
-            let Outcome { figures: fig, crafty, finished: f, banner } = run_once(p, a)?;
+            let Outcome { figures: fig, extras, finished: f, banner } = run_once(p, a)?;
             let load_after = sysinfo::load_average();
             if banners[i].is_none() {
                 banners[i] = banner;
@@ -526,7 +542,8 @@ pub fn run(a: &NpsArgs) -> Result<NpsReport, String> {
                 load_before,
                 load_after,
                 ending: ending_text(&f.ending),
-                crafty,
+                crafty: extras.crafty,
+                pruned: extras.pruned,
             };
             eprintln!(
                 "round {}/{}  {:<18} {:>11} nodes {:>10.0} nps  cpu/wall {:.2}  load {}",
@@ -558,7 +575,7 @@ pub fn run(a: &NpsArgs) -> Result<NpsReport, String> {
                 nps: Spread::of(&nps),
                 searched_nps: runs
                     .iter()
-                    .any(|r| r.crafty.is_some_and(|c| c.pruned.is_some()))
+                    .any(RunRecord::counts_pruned)
                     .then(|| Spread::of(&runs.iter().map(RunRecord::searched_nps).collect::<Vec<_>>())),
                 runs,
             }
@@ -604,9 +621,10 @@ pub fn run(a: &NpsArgs) -> Result<NpsReport, String> {
 }
 
 /// Every ours/theirs pair (against an engine that counts moves it did not
-/// search, also against its searched positions only), then each of our
-/// other profiles over our mailbox profile (the migration's own speed-up),
-/// all paired by round.
+/// search, also searched positions against searched positions: ours less
+/// our pruned moves where our bench counts them), then each of our other
+/// profiles over our mailbox profile (the migration's own speed-up; the
+/// two prune the same moves), all paired by round.
 pub fn ratios(engines: &[EngineReport]) -> Vec<NpsRatio> {
     let ours = || engines.iter().filter(|e| e.kind == EngineKind::Ours);
     let mailbox_label = format!("ours {}", ProfileKind::Mailbox.name());
@@ -626,11 +644,16 @@ pub fn ratios(engines: &[EngineReport]) -> Vec<NpsRatio> {
     pairs
         .into_iter()
         .map(|(o, t, searched)| {
-            let ours: Vec<f64> = o.runs.iter().map(|r| r.nps).collect();
-            let theirs: Vec<f64> = t.runs.iter().map(|r| if searched { r.searched_nps() } else { r.nps }).collect();
+            let nps = |r: &RunRecord| if searched { r.searched_nps() } else { r.nps };
+            let ours: Vec<f64> = o.runs.iter().map(nps).collect();
+            let theirs: Vec<f64> = t.runs.iter().map(nps).collect();
             let per_round: Vec<f64> = ours.iter().zip(&theirs).map(|(a, b)| a / b).collect();
             NpsRatio {
-                ours: o.label.clone(),
+                ours: if searched && o.searched_nps.is_some() {
+                    format!("{} searched", o.label)
+                } else {
+                    o.label.clone()
+                },
                 theirs: if searched { format!("{} searched", t.label) } else { t.label.clone() },
                 ratio: stats::paired_ratio(&theirs, &ours),
                 per_round,
@@ -722,6 +745,21 @@ pub fn table(r: &NpsReport) -> String {
         }
     }
     for e in &r.engines {
+        let (Some(first), Some(searched)) = (e.runs.first(), &e.searched_nps) else {
+            continue;
+        };
+        if let (Some(pruned), EngineKind::Ours) = (first.pruned, e.kind) {
+            let _ = writeln!(
+                s,
+                "  {}: {:.1}% of the nodes it counts are moves it made and pruned unsearched (nodes as Crafty \
+                 counts them); counting searched positions only: median {} nps",
+                e.label,
+                100.0 * pruned as f64 / first.nodes.max(1) as f64,
+                thousands(searched.median),
+            );
+        }
+    }
+    for e in &r.engines {
         let Some(c) = e.runs.first().and_then(|x| x.crafty) else {
             continue;
         };
@@ -785,6 +823,7 @@ mod tests {
                     load_after: None,
                     ending: "exited 0".into(),
                     crafty: None,
+                    pruned: None,
                 })
                 .collect(),
             nps: Spread::of(nps),
@@ -894,6 +933,43 @@ mod tests {
         let rep = report(engines, r, 2);
         let t = table(&rep);
         assert!(t.contains("its summaries carry no \"pruned=\" count"), "{t}");
+    }
+
+    #[test]
+    fn our_pruned_moves_leave_the_searched_pair_too() {
+        // Ours counts 100 nodes a run of which 40 were pruned unsearched;
+        // Crafty 1,000 of which 250: searched against searched compares
+        // 60% of our rate with 75% of Crafty's.
+        let mut ours = eng("ours bitboard", EngineKind::Ours, &[300.0, 150.0]);
+        for r in &mut ours.runs {
+            r.pruned = Some(40);
+        }
+        ours.searched_nps = Some(Spread::of(&ours.runs.iter().map(RunRecord::searched_nps).collect::<Vec<_>>()));
+        let mut crafty = eng("crafty-positions", EngineKind::CraftyPositions, &[400.0, 200.0]);
+        for (r, time_s) in crafty.runs.iter_mut().zip([2.5, 5.0]) {
+            r.crafty =
+                Some(CraftySearches { searches: 20, nodes: 1_000, pruned: Some(250), pruned_rounding: 500, time_s });
+        }
+        crafty.searched_nps = Some(Spread::of(&crafty.runs.iter().map(RunRecord::searched_nps).collect::<Vec<_>>()));
+        let mut mailbox = eng("ours mailbox", EngineKind::Ours, &[100.0, 50.0]);
+        for r in &mut mailbox.runs {
+            r.pruned = Some(40);
+        }
+        let engines = vec![ours, mailbox, crafty];
+        assert_eq!(engines[0].runs[0].searched_nps(), 180.0);
+        let r = ratios(&engines);
+        let pairs: Vec<(&str, &str)> = r.iter().map(|x| (x.ours.as_str(), x.theirs.as_str())).collect();
+        assert!(pairs.contains(&("ours bitboard searched", "crafty-positions searched")), "{pairs:?}");
+        let searched = r.iter().find(|x| x.ours == "ours bitboard searched").unwrap();
+        assert_eq!(searched.per_round, vec![0.6, 0.6]);
+        let counted = r.iter().find(|x| x.ours == "ours bitboard" && x.theirs == "crafty-positions").unwrap();
+        assert_eq!(counted.per_round, vec![0.75, 0.75]);
+        // Bitboard over mailbox: counted against counted.
+        let migration = r.iter().find(|x| x.theirs == "ours mailbox").unwrap();
+        assert_eq!(migration.per_round, vec![3.0, 3.0]);
+        let rep = report(engines, r, 2);
+        let t = table(&rep);
+        assert!(t.contains("ours bitboard: 40.0% of the nodes it counts are moves it made and pruned"), "{t}");
     }
 
     #[test]

@@ -105,7 +105,15 @@ fn fake_crafty_and_stockfish_end_to_end() {
     assert_eq!(ratio("ours bitboard", "crafty").estimate, 2_000_000.0 / 6_884_758.0);
     assert_eq!(ratio("ours mailbox", "stockfish").estimate, 1_000_000.0 / 1_499_732.0);
     assert_eq!(ratio("ours bitboard", "crafty-positions").estimate, 1.0);
-    assert_eq!(ratio("ours bitboard", "crafty-positions searched").estimate, 2.0 / 1.5);
+    // Searched against searched: our fake bench prunes a quarter of its
+    // nodes (mailbox and bitboard), single-probe says nothing (its own NPS).
+    assert_eq!(ratio("ours bitboard searched", "crafty-positions searched").estimate, 1.5 / 1.5);
+    assert_eq!(ratio("ours mailbox searched", "crafty-positions searched").estimate, 0.75 / 1.5);
+    assert!((ratio("ours single-probe", "crafty-positions searched").estimate - 2.1 / 1.5).abs() < 1e-12);
+    let bitboard = &r.engines[1];
+    assert!(bitboard.runs.iter().all(|x| x.pruned == Some(250_000)));
+    assert_eq!(bitboard.searched_nps.unwrap().median, 1_500_000.0);
+    assert!(r.engines[2].runs.iter().all(|x| x.pruned.is_none()) && r.engines[2].searched_nps.is_none());
     // Three profiles over four references (Stockfish, Crafty's bench,
     // Crafty on our positions counted its way and by searched positions),
     // then two profiles over our mailbox profile.
@@ -138,6 +146,7 @@ fn fake_crafty_and_stockfish_end_to_end() {
     assert!(stdout.contains("crafty: Crafty v25.2"), "{stdout}");
     assert!(stdout.contains("ours bitboard      / crafty"), "{stdout}");
     assert!(stdout.contains("25.0% of the nodes it counts are moves it made and pruned unsearched"), "{stdout}");
+    assert!(stdout.contains("ours bitboard: 25.0% of the nodes it counts are moves it made and pruned"), "{stdout}");
     assert!(stdout.contains("searched positions only: median 1,500,000 nps"), "{stdout}");
     assert_eq!(r.plots.len(), 2);
     for p in &r.plots {
