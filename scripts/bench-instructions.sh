@@ -3,7 +3,8 @@
 # only inside Searcher::go, so table clearing and start-up are left out), per
 # profile: a noise-free figure for comparing two versions of the engine on
 # this noisy host. The node count is printed beside it: equal node counts
-# mean the same trees were searched.
+# mean the same trees were searched. Nodes are moves made, as Crafty counts
+# them; per searched position leaves out the moves made and pruned unsearched.
 #
 # Usage: scripts/bench-instructions.sh [DEPTH] [PROFILE...]
 #        (defaults: depth 8; mailbox bitboard single-probe)
@@ -22,7 +23,12 @@ for p in "${profiles[@]}"; do
     target/release/engine bench --profile "$p" --depth "$depth" >"$tmp/bench.txt" 2>"$tmp/valgrind.txt" ||
     { cat "$tmp/valgrind.txt" >&2; exit 1; }
   nodes=$(tail -1 "$tmp/bench.txt" | awk '{print $1}')
+  # Moves made and pruned unsearched, counted in the nodes (0 for an engine
+  # that prints no such line).
+  pruned=$(awk '$1 == "pruned" {print $3}' "$tmp/bench.txt")
+  pruned=${pruned:-0}
   instr=$(sed -n 's/^summary: //p' "$tmp/cg.out")
-  printf '%-13s depth %-3s %10s nodes %15s instructions %8.0f per node\n' "$p" "$depth" "$nodes" "$instr" \
-    "$(awk -v i="$instr" -v n="$nodes" 'BEGIN{print i/n}')"
+  printf '%-13s depth %-3s %10s nodes %15s instructions %8.0f per node %8.0f per searched position (%s pruned)\n' \
+    "$p" "$depth" "$nodes" "$instr" "$(awk -v i="$instr" -v n="$nodes" 'BEGIN{print i/n}')" \
+    "$(awk -v i="$instr" -v n="$nodes" -v q="$pruned" 'BEGIN{print i/(n-q)}')" "$pruned"
 done

@@ -16,7 +16,7 @@
 //!   bench spelled out: 16 MiB hash, 1 thread, depth 13), summary on stderr:
 //!   `Nodes searched  :` and `Nodes/second    :`.
 //! * **ours**: `engine bench --profile P [--depth D]`, whose last line is
-//!   `<nodes> nodes <nps> nps`.
+//!   `<nodes> nodes <nps> nps`, with a `pruned` line before it.
 //! * **Crafty on our bench positions**: the same binary fed, through stdin,
 //!   one fixed-depth search of every position our `engine bench` searches
 //!   (`new`, `setboard FEN`, `sd D`, `go`); each search ends with a summary
@@ -25,11 +25,12 @@
 //!
 //! Crafty counts a node each time it makes a move (`MakeMove` then
 //! `nodes_searched++`), before it tests the move for legality and before
-//! its futility pruning may drop the move unsearched; our engine and
-//! Stockfish count a node on entering a search. The `pruned` figure of
-//! Crafty's summaries is the moves made and dropped that way, so
-//! `n - pruned` is the comparable count (Crafty's illegal pseudo-legal
-//! moves are still in it: it prints no count of them).
+//! its futility pruning may drop the move unsearched; our engine counts the
+//! same way (its pruning, too, makes the move first), Stockfish a node on
+//! entering a search. The `pruned` figure of Crafty's summaries, and of our
+//! bench, is the moves made and dropped that way, so `n - pruned` counts
+//! positions searched (Crafty's illegal pseudo-legal moves are still in it:
+//! it prints no count of them).
 //!
 //! Each parser returns the figures or a one-line reason. Node counts must
 //! be plain whole numbers above 0 and rates plain numbers above 0 (no sign,

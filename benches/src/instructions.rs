@@ -12,9 +12,10 @@
 //! on only inside `Searcher::go`, so start-up and table clearing are left
 //! out. Crafty (stripped, so it has no function to toggle on): the
 //! `crafty-positions` script (the same positions, hash cleared before each)
-//! under callgrind, less a run that only starts and quits. Crafty counts a
-//! node per move made, including the moves it then prunes unsearched; its
-//! search summaries' `pruned=` counts give the positions it searched too.
+//! under callgrind, less a run that only starts and quits. Both count a
+//! node per move made, including the moves they then prune unsearched;
+//! our bench's `pruned` count and Crafty's summaries' `pruned=` counts give
+//! the positions each searched too.
 
 use crate::baseline_engine::{self, CraftySearches};
 use crate::process::{self, Ending, Job, TempDir};

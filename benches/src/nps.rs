@@ -21,10 +21,11 @@
 //! With `--crafty`, Crafty also searches our bench positions to a fixed
 //! depth (`crafty-positions`), so the two engines are timed on the same
 //! positions, and its search summaries say how many of the nodes it counts
-//! are moves it made and then pruned unsearched (Crafty counts a node per
-//! move made, we count one per search entered: see [`baseline_engine`]).
-//! The ratios are then given both against Crafty's count and against its
-//! searched positions only (`crafty-positions searched`).
+//! are moves it made and then pruned unsearched. Our engine counts nodes
+//! the same way (one per move made) and its bench says how many were pruned
+//! moves, so the ratios are given both counted against counted and searched
+//! positions against searched positions (`ours P searched /
+//! crafty-positions searched`).
 
 use crate::baseline_engine::{self, BenchFigures, CraftySearches, EngineKind};
 use crate::plot::{self, Bar};
