@@ -648,11 +648,10 @@ impl<P: Profile> Searcher<P> {
             hash_move = self.root_best;
         }
 
-        let mut static_eval = None;
-        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
-            let eval = self.eval.evaluate(pos, alpha, beta);
-            static_eval = Some(eval);
-            let static_eval = eval;
+        // The static evaluation, where the node may prune on it.
+        let static_eval =
+            (!pv_node && !in_check && beta.abs() < MATE_BOUND).then(|| self.eval.evaluate(pos, alpha, beta));
+        if let Some(static_eval) = static_eval {
             if depth <= REVERSE_FUTILITY_DEPTH && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta {
                 return static_eval;
             }
@@ -786,7 +785,7 @@ impl<P: Profile> Searcher<P> {
                     && !gives_check
                     && key_class(move_key) == class::QUIET
                     && (bound <= alpha || tried > LMP_MOVES[depth as usize])
-                    && !(m.moved_kind() == PieceType::Pawn && m.to().relative_rank(pos.side_to_move().flip()) >= 5)
+                    && !(m.moved_kind() == PieceType::Pawn && m.to().relative_rank(m.moved().color()) >= 5)
                 {
                     pos.unmake();
                     if !self.count_pruned() {
