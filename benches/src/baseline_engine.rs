@@ -332,6 +332,15 @@ pub fn parse_ours_pruned(stdout: &str) -> Result<Option<u64>, String> {
     }
 }
 
+/// Our bench's pruned count checked against its node count (the pruned
+/// moves are among the nodes, and something was searched).
+pub fn check_ours_pruned(pruned: Option<u64>, nodes: u64) -> Result<Option<u64>, String> {
+    match pruned {
+        Some(p) if p >= nodes => Err(format!("{p} moves pruned of {nodes} nodes: the bench does not add up")),
+        _ => Ok(pruned),
+    }
+}
+
 /// Our `engine bench`: the last non-empty line, `<nodes> nodes <nps> nps`.
 pub fn parse_ours(stdout: &str) -> Result<BenchFigures, String> {
     let last = stdout.lines().rev().map(str::trim).find(|l| !l.is_empty()).ok_or("no output")?;
@@ -381,10 +390,7 @@ pub fn parse(kind: EngineKind, stdout: &str, stderr: &str, positions: usize) -> 
         EngineKind::Stockfish => parse_stockfish(stderr, stdout).map(|f| (f, Extras::default())),
         EngineKind::Ours => {
             let figures = parse_ours(stdout)?;
-            let pruned = parse_ours_pruned(stdout)?;
-            if let Some(p) = pruned.filter(|&p| p >= figures.nodes) {
-                return Err(format!("{p} moves pruned of {} nodes: the bench does not add up", figures.nodes));
-            }
+            let pruned = check_ours_pruned(parse_ours_pruned(stdout)?, figures.nodes)?;
             Ok((figures, Extras { crafty: None, pruned }))
         }
         EngineKind::CraftyPositions => parse_crafty_searches(stdout, positions)

@@ -257,9 +257,7 @@ fn count_ours(
     }
     // An engine from before it pruned moves after making them has no count.
     let pruned = json.as_ref().and_then(|v| v.get("pruned")?.as_u64());
-    if let Some(p) = pruned.filter(|&p| p >= nodes) {
-        return Err(format!("{label}: {p} moves pruned of {nodes} nodes: the bench does not add up"));
-    }
+    let pruned = baseline_engine::check_ours_pruned(pruned, nodes).map_err(|e| format!("{label}: {e}"))?;
     Ok(OursCount { profile: profile.to_string(), depth, nodes, pruned, instructions })
 }
 
