@@ -15,8 +15,9 @@
 # per round searches our own bench positions to depth 14 (--crafty-depth D;
 # --no-crafty-positions skips it): the same positions for both engines, and
 # Crafty's per-search summaries give the share of its nodes that are moves it
-# made and pruned unsearched (it counts a node per move made, we per search
-# entered), so ours / Crafty is also given against its searched positions.
+# made and pruned unsearched (both engines count a node per move made, pruned
+# ones included; our bench prints its own pruned count), so ours / Crafty is
+# also given positions searched against positions searched.
 set -euo pipefail
 if [ $# -lt 1 ]; then
     echo "usage: scripts/compare-crafty.sh PATH-TO-CRAFTY [boardbench nps flags...]" >&2
