@@ -28,7 +28,7 @@ for p in "${profiles[@]}"; do
   pruned=$(awk '$1 == "pruned" {print $3}' "$tmp/bench.txt")
   pruned=${pruned:-0}
   instr=$(sed -n 's/^summary: //p' "$tmp/cg.out")
-  printf '%-13s depth %-3s %10s nodes %15s instructions %8.0f per node %8.0f per searched position (%s pruned)\n' \
+  printf '%-21s depth %-3s %10s nodes %15s instructions %8.0f per node %8.0f per searched position (%s pruned)\n' \
     "$p" "$depth" "$nodes" "$instr" "$(awk -v i="$instr" -v n="$nodes" 'BEGIN{print i/n}')" \
     "$(awk -v i="$instr" -v n="$nodes" -v q="$pruned" 'BEGIN{print i/(n-q)}')" "$pruned"
 done

@@ -67,7 +67,8 @@ pub struct NpsCli {
     /// Our engine binary [default: `engine` beside this program].
     #[arg(long, value_name = "PATH")]
     pub engine: Option<PathBuf>,
-    /// Our profiles to run (repeat the flag) [default: mailbox, bitboard, single-probe].
+    /// Our profiles to run (repeat the flag) [default: mailbox, bitboard, single-probe]; also the profiles
+    /// with one routine swapped (`engine bench --help`), e.g. bitboard-old-movegen.
     #[arg(long = "engine-profile", value_name = "P")]
     pub engine_profile: Vec<String>,
     /// Depth of our `engine bench` [default: the bench's own].
@@ -519,6 +520,8 @@ pub fn run(a: &NpsArgs) -> Result<NpsReport, String> {
     let load_start = sysinfo::load_average();
     let fens = bench_fens(a.positions.as_deref())?;
     let plans = plans(a, &fens);
+    // Every round's lines aligned, however long the profile names.
+    let label_width = plans.iter().map(|p| p.label.len()).max().unwrap_or(0).max(18);
     let orders = balanced_orders(plans.len());
     let mut records: Vec<Vec<RunRecord>> = vec![Vec::new(); plans.len()];
     let mut banners: Vec<Option<String>> = vec![None; plans.len()];
@@ -547,7 +550,7 @@ pub fn run(a: &NpsArgs) -> Result<NpsReport, String> {
                 pruned: extras.pruned,
             };
             eprintln!(
-                "round {}/{}  {:<18} {:>11} nodes {:>10.0} nps  cpu/wall {:.2}  load {}",
+                "round {}/{}  {:<label_width$} {:>11} nodes {:>10.0} nps  cpu/wall {:.2}  load {}",
                 round + 1,
                 a.runs,
                 p.label,
@@ -711,9 +714,10 @@ pub fn table(r: &NpsReport) -> String {
         m.load_average_start.map(|l| format!("{:.2}", l[0])).unwrap_or_else(|| "?".into()),
         m.load_average_end.map(|l| format!("{:.2}", l[0])).unwrap_or_else(|| "?".into()),
     );
+    let label_width = r.engines.iter().map(|e| e.label.len()).max().unwrap_or(0).max(18);
     let _ = writeln!(
         s,
-        "  {:<18} {:>12} {:>12} {:>12} {:>12} {:>9} {:>9}",
+        "  {:<label_width$} {:>12} {:>12} {:>12} {:>12} {:>9} {:>9}",
         "engine", "nodes", "median nps", "min nps", "max nps", "cpu/wall", "disturbed"
     );
     for e in &r.engines {
@@ -722,7 +726,7 @@ pub fn table(r: &NpsReport) -> String {
         let nodes = e.runs.first().map(|x| x.nodes).unwrap_or(0);
         let _ = writeln!(
             s,
-            "  {:<18} {:>12}{} {:>12} {:>12} {:>12} {:>9.2} {:>9}",
+            "  {:<label_width$} {:>12}{} {:>12} {:>12} {:>12} {:>9.2} {:>9}",
             e.label,
             thousands(nodes as f64),
             if e.nodes_consistent { " " } else { "*" },
@@ -786,10 +790,11 @@ pub fn table(r: &NpsReport) -> String {
     }
     let _ = writeln!(s, "ours / theirs NPS (median of per-round ratios, 95% bootstrap interval over rounds)");
     let width = r.ratios.iter().map(|x| x.theirs.len()).max().unwrap_or(0).max(12);
+    let ours_width = r.ratios.iter().map(|x| x.ours.len()).max().unwrap_or(0).max(18);
     for x in &r.ratios {
         let _ = writeln!(
             s,
-            "  {:<18} / {:<width$} {:.3} [{:.3}, {:.3}]",
+            "  {:<ours_width$} / {:<width$} {:.3} [{:.3}, {:.3}]",
             x.ours, x.theirs, x.ratio.estimate, x.ratio.interval[0], x.ratio.interval[1]
         );
     }

@@ -50,7 +50,7 @@ fn bench_text_ends_with_the_openbench_line() {
 
 #[test]
 fn bench_json_per_position_and_totals() {
-    for profile in ["mailbox", "bitboard", "single-probe"] {
+    for profile in ["mailbox", "bitboard", "single-probe", "bitboard-old-movegen", "mailbox-new-defects"] {
         let v = json(&engine(&["bench", "--depth", "3", "--profile", profile, "--json"]));
         assert_eq!(v["profile"], profile);
         let per = v["positions"].as_array().unwrap();

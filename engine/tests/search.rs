@@ -6,8 +6,8 @@ use engine::defects::{DefectCounter, KingDefects};
 use engine::movegen::{legal_moves, BitboardGen, MailboxGen};
 use engine::position::epd::load_file;
 use engine::search::{
-    BitboardProfile, Limits, MailboxProfile, MaterialEval, Profile, Score, SearchResult, Searcher, SingleProbeProfile,
-    MATE,
+    BitboardProfile, Limits, MailboxProfile, MaterialEval, Profile, ProfileKind, Score, SearchResult, Searcher,
+    SingleProbeProfile, MATE,
 };
 use engine::sliders::FastSliders;
 use engine::uci::parse_position;
@@ -103,6 +103,26 @@ fn mailbox_and_bitboard_profiles_search_identical_trees() {
         total += m.nodes;
     }
     assert!(total > 100_000, "a real search happened: {total} nodes");
+}
+
+#[test]
+fn every_profile_with_one_routine_swapped_searches_the_same_trees() {
+    // Each swapped routine computes what the one it replaces computes, so
+    // the bitboard profile with any routine old, and the mailbox profile
+    // with any routine new, search the bitboard profile's trees.
+    let positions = default_positions();
+    let reference: Vec<SearchResult> =
+        positions.iter().map(|p| search::<BitboardProfile>(p, &Limits::depth(5))).collect();
+    for kind in ProfileKind::SWAPPED {
+        let mut nodes = 0;
+        for (pos, b) in positions.iter().zip(&reference) {
+            let r = engine::with_profile!(kind, P => search::<P>(pos, &Limits::depth(5)));
+            assert_eq!((r.nodes, r.pruned), (b.nodes, b.pruned), "{kind}: node counts differ on {}", pos.to_fen());
+            assert_eq!((r.best, r.score, &r.pv), (b.best, b.score, &b.pv), "{kind}: {}", pos.to_fen());
+            nodes += r.nodes;
+        }
+        assert!(nodes > 10_000, "{kind}: a real search happened: {nodes} nodes");
+    }
 }
 
 #[test]

@@ -96,7 +96,17 @@ fn handshake_and_options() {
         }
         e.send("isready");
         e.until("readyok");
-        for setting in ["Hash value 1", "Threads value 1", "Profile value mailbox", "Profile value single-probe"] {
+        let combo = lines.iter().find(|l| l.starts_with("option name Profile type combo")).unwrap();
+        for name in ["mailbox", "bitboard", "single-probe", "bitboard-old-movegen", "mailbox-new-mobility"] {
+            assert!(combo.contains(&format!(" var {name}")), "{name} missing: {combo}");
+        }
+        for setting in [
+            "Hash value 1",
+            "Threads value 1",
+            "Profile value mailbox",
+            "Profile value bitboard-old-attacks",
+            "Profile value single-probe",
+        ] {
             e.send(&format!("setoption name {setting}"));
         }
         e.send("isready");

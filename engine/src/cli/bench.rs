@@ -11,7 +11,8 @@ use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct BenchArgs {
-    /// Engine profile: mailbox, bitboard or single-probe.
+    /// Engine profile: mailbox, bitboard or single-probe; or bitboard-old-R / mailbox-new-R, one routine R
+    /// (movegen, attacks, defects, mobility) swapped to its other form.
     #[arg(long, default_value = "bitboard", value_parser = parse_profile)]
     pub profile: ProfileKind,
     /// Search depth in plies.

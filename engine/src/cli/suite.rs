@@ -20,7 +20,8 @@ pub struct SuiteArgs {
     /// Search each position for this many nodes.
     #[arg(long)]
     nodes: Option<u64>,
-    /// Engine profile: mailbox, bitboard or single-probe.
+    /// Engine profile: mailbox, bitboard or single-probe; or bitboard-old-R / mailbox-new-R, one routine R
+    /// (movegen, attacks, defects, mobility) swapped to its other form.
     #[arg(long, default_value = "bitboard", value_parser = parse_profile)]
     profile: ProfileKind,
     /// Transposition table size in MiB.

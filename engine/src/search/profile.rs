@@ -10,10 +10,16 @@
 //!   bitboards end to end.
 //! * [`SingleProbeProfile`] (`single-probe`): the bitboard profile with
 //!   seed 000's single-probe mobility.
+//! * Eight profiles with one routine swapped, for whole-engine attribution
+//!   (what each migration step buys the engine, not just the isolated
+//!   call): `bitboard-old-R` is the bitboard profile with routine `R` in
+//!   its old form, `mailbox-new-R` the mailbox profile with `R` in its new
+//!   form, where `R` is one of [`Routine`]'s names: `movegen`, `attacks`
+//!   (check detection and SEE), `defects`, `mobility`.
 //!
-//! The mailbox and bitboard profiles compute equal values in every routine
-//! (move sets, SEE, defects, every evaluation term), so they search
-//! identical trees; only the time per node differs.
+//! The mailbox and bitboard forms of every routine compute equal values
+//! (move sets, SEE, defects, every evaluation term), so every profile but
+//! `single-probe` searches identical trees; only the time per node differs.
 //!
 //! [`ProfileKind`] is the run-time name of a profile (command line, UCI
 //! option); [`with_profile!`](crate::with_profile) turns it into a type once,
@@ -152,7 +158,7 @@ impl<M: MobilitySet, D: DefectCounter> Evaluator for EngineEval<M, D> {
 
 /// An engine profile: one monomorphised instance of every routine.
 pub trait Profile: 'static {
-    /// `mailbox`, `bitboard` or `single-probe`.
+    /// The name on the command line, in the UCI option and in results.
     const NAME: &'static str;
     /// Legal move generation.
     type Gen: MoveGen;
@@ -185,21 +191,26 @@ pub trait Profile: 'static {
     }
 }
 
-/// Every routine in its old 0x88 mailbox form.
-pub struct MailboxProfile;
+/// Check detection and static exchange evaluation, the routines that
+/// build attacker sets: one of the four a profile chooses.
+pub trait AttackRoutines {
+    /// Is the side to move in check?
+    fn in_check(pos: &Position) -> bool;
+    /// Static exchange evaluation of `m`.
+    fn see(pos: &Position, m: Move) -> i32;
+    /// Is SEE of `m` surely negative, by a cheaper legal recapture?
+    fn loses_to_recapture(pos: &Position, m: Move) -> bool;
+}
 
-/// Every routine in its new bitboard form.
-pub struct BitboardProfile;
+/// The old forms: the piece-list scan for check, SEE over mailbox
+/// attacker lists.
+pub struct MailboxAttacks;
 
-/// The bitboard profile with single-probe mobility in the evaluation.
-pub struct SingleProbeProfile;
+/// The new forms: bitboard attackers for check, SEE on bitboards end to
+/// end.
+pub struct BitboardAttacks;
 
-impl Profile for MailboxProfile {
-    const NAME: &'static str = "mailbox";
-    type Gen = MailboxGen;
-    type Defects = MailboxDefects;
-    type Eval = EngineEval<MailboxSet, MailboxDefects>;
-
+impl AttackRoutines for MailboxAttacks {
     #[inline(always)]
     fn in_check(pos: &Position) -> bool {
         let us = pos.side_to_move();
@@ -217,19 +228,92 @@ impl Profile for MailboxProfile {
     }
 }
 
-impl Profile for BitboardProfile {
-    const NAME: &'static str = "bitboard";
-    type Gen = BitboardGen<FastSliders>;
-    type Defects = BitboardDefects;
-    type Eval = EngineEval<ChainSet, BitboardDefects>;
+impl AttackRoutines for BitboardAttacks {
+    #[inline(always)]
+    fn in_check(pos: &Position) -> bool {
+        pos.in_check()
+    }
+
+    #[inline(always)]
+    fn see(pos: &Position, m: Move) -> i32 {
+        see_bitboard::<FastSliders>(pos, m)
+    }
+
+    #[inline(always)]
+    fn loses_to_recapture(pos: &Position, m: Move) -> bool {
+        loses_to_recapture_bitboard::<FastSliders>(pos, m)
+    }
 }
 
-impl Profile for SingleProbeProfile {
-    const NAME: &'static str = "single-probe";
-    type Gen = BitboardGen<FastSliders>;
-    type Defects = BitboardDefects;
-    type Eval = EngineEval<SingleProbeSet, BitboardDefects>;
+/// A profile type from its four routines: move generation, attack
+/// routines, defect counter, mobility set (the evaluation uses the same
+/// defect counter as the search's extensions).
+macro_rules! profile {
+    ($(#[$doc:meta])* $ty:ident, $name:literal, $gen:ty, $attacks:ty, $defects:ty, $mobility:ty) => {
+        $(#[$doc])*
+        pub struct $ty;
+
+        impl Profile for $ty {
+            const NAME: &'static str = $name;
+            type Gen = $gen;
+            type Defects = $defects;
+            type Eval = EngineEval<$mobility, $defects>;
+
+            #[inline(always)]
+            fn in_check(pos: &Position) -> bool {
+                <$attacks>::in_check(pos)
+            }
+
+            #[inline(always)]
+            fn see(pos: &Position, m: Move) -> i32 {
+                <$attacks>::see(pos, m)
+            }
+
+            #[inline(always)]
+            fn loses_to_recapture(pos: &Position, m: Move) -> bool {
+                <$attacks>::loses_to_recapture(pos, m)
+            }
+        }
+    };
 }
+
+type NewGen = BitboardGen<FastSliders>;
+
+// Type and name, then the routines: move generation, attacks (check
+// detection and SEE), the defect count, mobility.
+profile!(
+    /// Every routine in its old 0x88 mailbox form.
+    MailboxProfile,      "mailbox",               MailboxGen, MailboxAttacks,  MailboxDefects,  MailboxSet);
+profile!(
+    /// Every routine in its new bitboard form.
+    BitboardProfile,     "bitboard",              NewGen,     BitboardAttacks, BitboardDefects, ChainSet);
+profile!(
+    /// The bitboard profile with single-probe mobility in the evaluation.
+    SingleProbeProfile,  "single-probe",          NewGen,     BitboardAttacks, BitboardDefects, SingleProbeSet);
+profile!(
+    /// The bitboard profile with mailbox move generation.
+    BitboardOldMovegen,  "bitboard-old-movegen",  MailboxGen, BitboardAttacks, BitboardDefects, ChainSet);
+profile!(
+    /// The bitboard profile with mailbox check detection and SEE.
+    BitboardOldAttacks,  "bitboard-old-attacks",  NewGen,     MailboxAttacks,  BitboardDefects, ChainSet);
+profile!(
+    /// The bitboard profile with the mailbox defect count.
+    BitboardOldDefects,  "bitboard-old-defects",  NewGen,     BitboardAttacks, MailboxDefects,  ChainSet);
+profile!(
+    /// The bitboard profile with mailbox mobility.
+    BitboardOldMobility, "bitboard-old-mobility", NewGen,     BitboardAttacks, BitboardDefects, MailboxSet);
+profile!(
+    /// The mailbox profile with bitboard move generation.
+    MailboxNewMovegen,   "mailbox-new-movegen",   NewGen,     MailboxAttacks,  MailboxDefects,  MailboxSet);
+profile!(
+    /// The mailbox profile with bitboard check detection and SEE.
+    MailboxNewAttacks,   "mailbox-new-attacks",   MailboxGen, BitboardAttacks, MailboxDefects,  MailboxSet);
+profile!(
+    /// The mailbox profile with the bitboard defect count.
+    MailboxNewDefects,   "mailbox-new-defects",   MailboxGen, MailboxAttacks,  BitboardDefects, MailboxSet);
+profile!(
+    /// The mailbox profile with `chain` mobility (the bitboard profile's).
+    MailboxNewMobility,  "mailbox-new-mobility",  MailboxGen, MailboxAttacks,  MailboxDefects,  ChainSet);
 
 /// The bitboard profile with a per-piece mobility mix chosen at run time
 /// (function pointers picked once): for measurement commands such as
@@ -250,16 +334,84 @@ pub enum ProfileKind {
     #[default]
     Bitboard,
     SingleProbe,
+    BitboardOldMovegen,
+    BitboardOldAttacks,
+    BitboardOldDefects,
+    BitboardOldMobility,
+    MailboxNewMovegen,
+    MailboxNewAttacks,
+    MailboxNewDefects,
+    MailboxNewMobility,
+}
+
+/// One of the four routines a profile chooses an implementation of.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Routine {
+    /// Move generation.
+    Movegen,
+    /// Check detection and static exchange evaluation.
+    Attacks,
+    /// The king-safety defect count (search extensions and evaluation).
+    Defects,
+    /// Mobility in the evaluation.
+    Mobility,
+}
+
+impl Routine {
+    pub const ALL: [Routine; 4] = [Routine::Movegen, Routine::Attacks, Routine::Defects, Routine::Mobility];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Routine::Movegen => "movegen",
+            Routine::Attacks => "attacks",
+            Routine::Defects => "defects",
+            Routine::Mobility => "mobility",
+        }
+    }
 }
 
 impl ProfileKind {
+    /// The three whole profiles: every routine old, every routine new, and
+    /// new with single-probe mobility.
     pub const ALL: [ProfileKind; 3] = [ProfileKind::Mailbox, ProfileKind::Bitboard, ProfileKind::SingleProbe];
+
+    /// The profiles with one routine swapped: bitboard with each routine
+    /// old, then mailbox with each routine new (in [`Routine::ALL`] order).
+    pub const SWAPPED: [ProfileKind; 8] = [
+        ProfileKind::BitboardOldMovegen,
+        ProfileKind::BitboardOldAttacks,
+        ProfileKind::BitboardOldDefects,
+        ProfileKind::BitboardOldMobility,
+        ProfileKind::MailboxNewMovegen,
+        ProfileKind::MailboxNewAttacks,
+        ProfileKind::MailboxNewDefects,
+        ProfileKind::MailboxNewMobility,
+    ];
 
     pub const fn name(self) -> &'static str {
         match self {
             ProfileKind::Mailbox => MailboxProfile::NAME,
             ProfileKind::Bitboard => BitboardProfile::NAME,
             ProfileKind::SingleProbe => SingleProbeProfile::NAME,
+            ProfileKind::BitboardOldMovegen => BitboardOldMovegen::NAME,
+            ProfileKind::BitboardOldAttacks => BitboardOldAttacks::NAME,
+            ProfileKind::BitboardOldDefects => BitboardOldDefects::NAME,
+            ProfileKind::BitboardOldMobility => BitboardOldMobility::NAME,
+            ProfileKind::MailboxNewMovegen => MailboxNewMovegen::NAME,
+            ProfileKind::MailboxNewAttacks => MailboxNewAttacks::NAME,
+            ProfileKind::MailboxNewDefects => MailboxNewDefects::NAME,
+            ProfileKind::MailboxNewMobility => MailboxNewMobility::NAME,
+        }
+    }
+
+    /// The profile with `routine` swapped to the other form, from the
+    /// mailbox or bitboard profile (`None` from any other).
+    pub const fn swapped(self, routine: Routine) -> Option<ProfileKind> {
+        let i = routine as usize;
+        match self {
+            ProfileKind::Bitboard => Some(ProfileKind::SWAPPED[i]),
+            ProfileKind::Mailbox => Some(ProfileKind::SWAPPED[4 + i]),
+            _ => None,
         }
     }
 }
@@ -270,9 +422,12 @@ impl fmt::Display for ProfileKind {
     }
 }
 
-/// A profile name that is none of `mailbox`, `bitboard`, `single-probe`.
+/// A profile name that is none of the profiles' names.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown profile {0:?} (expected mailbox, bitboard or single-probe)")]
+#[error(
+    "unknown profile {0:?} (expected mailbox, bitboard or single-probe, or one routine swapped: \
+     bitboard-old-R or mailbox-new-R with R one of movegen, attacks, defects, mobility)"
+)]
 pub struct UnknownProfile(pub String);
 
 impl FromStr for ProfileKind {
@@ -281,6 +436,7 @@ impl FromStr for ProfileKind {
     fn from_str(s: &str) -> Result<ProfileKind, UnknownProfile> {
         ProfileKind::ALL
             .into_iter()
+            .chain(ProfileKind::SWAPPED)
             .find(|k| k.name().eq_ignore_ascii_case(s.trim()))
             .ok_or_else(|| UnknownProfile(s.to_string()))
     }
@@ -297,22 +453,55 @@ impl FromStr for ProfileKind {
 /// ```
 #[macro_export]
 macro_rules! with_profile {
-    ($kind:expr, $p:ident => $body:expr) => {
+    ($kind:expr, $p:ident => $body:expr) => {{
+        use $crate::search::profile as profiles;
         match $kind {
             $crate::search::ProfileKind::Mailbox => {
-                type $p = $crate::search::MailboxProfile;
+                type $p = profiles::MailboxProfile;
                 $body
             }
             $crate::search::ProfileKind::Bitboard => {
-                type $p = $crate::search::BitboardProfile;
+                type $p = profiles::BitboardProfile;
                 $body
             }
             $crate::search::ProfileKind::SingleProbe => {
-                type $p = $crate::search::SingleProbeProfile;
+                type $p = profiles::SingleProbeProfile;
+                $body
+            }
+            $crate::search::ProfileKind::BitboardOldMovegen => {
+                type $p = profiles::BitboardOldMovegen;
+                $body
+            }
+            $crate::search::ProfileKind::BitboardOldAttacks => {
+                type $p = profiles::BitboardOldAttacks;
+                $body
+            }
+            $crate::search::ProfileKind::BitboardOldDefects => {
+                type $p = profiles::BitboardOldDefects;
+                $body
+            }
+            $crate::search::ProfileKind::BitboardOldMobility => {
+                type $p = profiles::BitboardOldMobility;
+                $body
+            }
+            $crate::search::ProfileKind::MailboxNewMovegen => {
+                type $p = profiles::MailboxNewMovegen;
+                $body
+            }
+            $crate::search::ProfileKind::MailboxNewAttacks => {
+                type $p = profiles::MailboxNewAttacks;
+                $body
+            }
+            $crate::search::ProfileKind::MailboxNewDefects => {
+                type $p = profiles::MailboxNewDefects;
+                $body
+            }
+            $crate::search::ProfileKind::MailboxNewMobility => {
+                type $p = profiles::MailboxNewMobility;
                 $body
             }
         }
-    };
+    }};
 }
 
 #[cfg(test)]
@@ -343,10 +532,17 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for kind in ProfileKind::ALL {
+        for kind in ProfileKind::ALL.into_iter().chain(ProfileKind::SWAPPED) {
             assert_eq!(kind.name().parse::<ProfileKind>(), Ok(kind));
             assert_eq!(with_profile!(kind, P => P::NAME), kind.name());
         }
+        for routine in Routine::ALL {
+            let old = ProfileKind::Bitboard.swapped(routine).unwrap();
+            let new = ProfileKind::Mailbox.swapped(routine).unwrap();
+            assert_eq!(old.name(), format!("bitboard-old-{}", routine.name()));
+            assert_eq!(new.name(), format!("mailbox-new-{}", routine.name()));
+        }
+        assert_eq!(ProfileKind::SingleProbe.swapped(Routine::Movegen), None);
         assert_eq!("Single-Probe".parse::<ProfileKind>(), Ok(ProfileKind::SingleProbe));
         let err = "magic".parse::<ProfileKind>().unwrap_err();
         assert!(err.to_string().contains("\"magic\""), "{err}");
