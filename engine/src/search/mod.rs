@@ -31,8 +31,8 @@ pub mod tt;
 
 pub use material::MaterialEval;
 pub use profile::{
-    AttackRoutines, BitboardProfile, EngineEval, EvalStats, Evaluator, MailboxProfile, MixedProfile, Profile,
-    ProfileKind, Routine, SingleProbeProfile, UnknownProfile,
+    BitboardProfile, EngineEval, EvalStats, Evaluator, MailboxProfile, MixedProfile, Profile, ProfileKind,
+    SingleProbeProfile, UnknownProfile,
 };
 
 use crate::bitboard::Bitboard;

@@ -14,8 +14,8 @@
 //!   (what each migration step buys the engine, not just the isolated
 //!   call): `bitboard-old-R` is the bitboard profile with routine `R` in
 //!   its old form, `mailbox-new-R` the mailbox profile with `R` in its new
-//!   form, where `R` is one of [`Routine`]'s names: `movegen`, `attacks`
-//!   (check detection and SEE), `defects`, `mobility`.
+//!   form, where `R` is one of `movegen`, `attacks` (check detection and
+//!   SEE), `defects` (the king-safety defect count), `mobility`.
 //!
 //! The mailbox and bitboard forms of every routine compute equal values
 //! (move sets, SEE, defects, every evaluation term), so every profile but
@@ -167,19 +167,19 @@ pub trait Profile: 'static {
     /// The evaluation.
     type Eval: Evaluator + Default + Send;
 
-    /// Is the side to move in check? The mailbox profile answers with the
-    /// piece-list scan, the others with bitboards.
+    /// Is the side to move in check? [`MailboxAttacks`] answers with the
+    /// piece-list scan, [`BitboardAttacks`] (the default) with bitboards.
     #[inline(always)]
     fn in_check(pos: &Position) -> bool {
-        pos.in_check()
+        BitboardAttacks::in_check(pos)
     }
 
-    /// Static exchange evaluation of `m`. The mailbox profile runs the
-    /// list form over mailbox attacker lists, the others SEE on bitboards
-    /// end to end; both give the same value (`engine equiv` compares them).
+    /// Static exchange evaluation of `m`: the list form over mailbox
+    /// attacker lists, or SEE on bitboards end to end (the default); both
+    /// give the same value (`engine equiv` compares them).
     #[inline(always)]
     fn see(pos: &Position, m: Move) -> i32 {
-        see_bitboard::<FastSliders>(pos, m)
+        BitboardAttacks::see(pos, m)
     }
 
     /// Is [`see`](Self::see) of `m` surely negative, by a cheaper legal
@@ -187,7 +187,7 @@ pub trait Profile: 'static {
     /// forms as for `see`.
     #[inline(always)]
     fn loses_to_recapture(pos: &Position, m: Move) -> bool {
-        loses_to_recapture_bitboard::<FastSliders>(pos, m)
+        BitboardAttacks::loses_to_recapture(pos, m)
     }
 }
 
@@ -344,39 +344,14 @@ pub enum ProfileKind {
     MailboxNewMobility,
 }
 
-/// One of the four routines a profile chooses an implementation of.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Routine {
-    /// Move generation.
-    Movegen,
-    /// Check detection and static exchange evaluation.
-    Attacks,
-    /// The king-safety defect count (search extensions and evaluation).
-    Defects,
-    /// Mobility in the evaluation.
-    Mobility,
-}
-
-impl Routine {
-    pub const ALL: [Routine; 4] = [Routine::Movegen, Routine::Attacks, Routine::Defects, Routine::Mobility];
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Routine::Movegen => "movegen",
-            Routine::Attacks => "attacks",
-            Routine::Defects => "defects",
-            Routine::Mobility => "mobility",
-        }
-    }
-}
-
 impl ProfileKind {
     /// The three whole profiles: every routine old, every routine new, and
     /// new with single-probe mobility.
     pub const ALL: [ProfileKind; 3] = [ProfileKind::Mailbox, ProfileKind::Bitboard, ProfileKind::SingleProbe];
 
     /// The profiles with one routine swapped: bitboard with each routine
-    /// old, then mailbox with each routine new (in [`Routine::ALL`] order).
+    /// old, then mailbox with each routine new (routines in the order
+    /// movegen, attacks, defects, mobility).
     pub const SWAPPED: [ProfileKind; 8] = [
         ProfileKind::BitboardOldMovegen,
         ProfileKind::BitboardOldAttacks,
@@ -401,17 +376,6 @@ impl ProfileKind {
             ProfileKind::MailboxNewAttacks => MailboxNewAttacks::NAME,
             ProfileKind::MailboxNewDefects => MailboxNewDefects::NAME,
             ProfileKind::MailboxNewMobility => MailboxNewMobility::NAME,
-        }
-    }
-
-    /// The profile with `routine` swapped to the other form, from the
-    /// mailbox or bitboard profile (`None` from any other).
-    pub const fn swapped(self, routine: Routine) -> Option<ProfileKind> {
-        let i = routine as usize;
-        match self {
-            ProfileKind::Bitboard => Some(ProfileKind::SWAPPED[i]),
-            ProfileKind::Mailbox => Some(ProfileKind::SWAPPED[4 + i]),
-            _ => None,
         }
     }
 }
@@ -536,13 +500,11 @@ mod tests {
             assert_eq!(kind.name().parse::<ProfileKind>(), Ok(kind));
             assert_eq!(with_profile!(kind, P => P::NAME), kind.name());
         }
-        for routine in Routine::ALL {
-            let old = ProfileKind::Bitboard.swapped(routine).unwrap();
-            let new = ProfileKind::Mailbox.swapped(routine).unwrap();
-            assert_eq!(old.name(), format!("bitboard-old-{}", routine.name()));
-            assert_eq!(new.name(), format!("mailbox-new-{}", routine.name()));
+        let routines = ["movegen", "attacks", "defects", "mobility"];
+        for (i, routine) in routines.into_iter().enumerate() {
+            assert_eq!(ProfileKind::SWAPPED[i].name(), format!("bitboard-old-{routine}"));
+            assert_eq!(ProfileKind::SWAPPED[4 + i].name(), format!("mailbox-new-{routine}"));
         }
-        assert_eq!(ProfileKind::SingleProbe.swapped(Routine::Movegen), None);
         assert_eq!("Single-Probe".parse::<ProfileKind>(), Ok(ProfileKind::SingleProbe));
         let err = "magic".parse::<ProfileKind>().unwrap_err();
         assert!(err.to_string().contains("\"magic\""), "{err}");
