@@ -245,11 +245,11 @@ impl AttackRoutines for BitboardAttacks {
     }
 }
 
-/// A profile type from its four routines: move generation, attack
+/// Profile types from their four routines: move generation, attack
 /// routines, defect counter, mobility set (the evaluation uses the same
 /// defect counter as the search's extensions).
-macro_rules! profile {
-    ($(#[$doc:meta])* $ty:ident, $name:literal, $gen:ty, $attacks:ty, $defects:ty, $mobility:ty) => {
+macro_rules! profiles {
+    ($($(#[$doc:meta])* $ty:ident, $name:literal, $gen:ty, $attacks:ty, $defects:ty, $mobility:ty;)*) => {$(
         $(#[$doc])*
         pub struct $ty;
 
@@ -274,46 +274,37 @@ macro_rules! profile {
                 <$attacks>::loses_to_recapture(pos, m)
             }
         }
-    };
+    )*};
 }
 
 type NewGen = BitboardGen<FastSliders>;
 
 // Type and name, then the routines: move generation, attacks (check
 // detection and SEE), the defect count, mobility.
-profile!(
+profiles! {
     /// Every routine in its old 0x88 mailbox form.
-    MailboxProfile,      "mailbox",               MailboxGen, MailboxAttacks,  MailboxDefects,  MailboxSet);
-profile!(
+    MailboxProfile,      "mailbox",               MailboxGen, MailboxAttacks,  MailboxDefects,  MailboxSet;
     /// Every routine in its new bitboard form.
-    BitboardProfile,     "bitboard",              NewGen,     BitboardAttacks, BitboardDefects, ChainSet);
-profile!(
+    BitboardProfile,     "bitboard",              NewGen,     BitboardAttacks, BitboardDefects, ChainSet;
     /// The bitboard profile with single-probe mobility in the evaluation.
-    SingleProbeProfile,  "single-probe",          NewGen,     BitboardAttacks, BitboardDefects, SingleProbeSet);
-profile!(
+    SingleProbeProfile,  "single-probe",          NewGen,     BitboardAttacks, BitboardDefects, SingleProbeSet;
     /// The bitboard profile with mailbox move generation.
-    BitboardOldMovegen,  "bitboard-old-movegen",  MailboxGen, BitboardAttacks, BitboardDefects, ChainSet);
-profile!(
+    BitboardOldMovegen,  "bitboard-old-movegen",  MailboxGen, BitboardAttacks, BitboardDefects, ChainSet;
     /// The bitboard profile with mailbox check detection and SEE.
-    BitboardOldAttacks,  "bitboard-old-attacks",  NewGen,     MailboxAttacks,  BitboardDefects, ChainSet);
-profile!(
+    BitboardOldAttacks,  "bitboard-old-attacks",  NewGen,     MailboxAttacks,  BitboardDefects, ChainSet;
     /// The bitboard profile with the mailbox defect count.
-    BitboardOldDefects,  "bitboard-old-defects",  NewGen,     BitboardAttacks, MailboxDefects,  ChainSet);
-profile!(
+    BitboardOldDefects,  "bitboard-old-defects",  NewGen,     BitboardAttacks, MailboxDefects,  ChainSet;
     /// The bitboard profile with mailbox mobility.
-    BitboardOldMobility, "bitboard-old-mobility", NewGen,     BitboardAttacks, BitboardDefects, MailboxSet);
-profile!(
+    BitboardOldMobility, "bitboard-old-mobility", NewGen,     BitboardAttacks, BitboardDefects, MailboxSet;
     /// The mailbox profile with bitboard move generation.
-    MailboxNewMovegen,   "mailbox-new-movegen",   NewGen,     MailboxAttacks,  MailboxDefects,  MailboxSet);
-profile!(
+    MailboxNewMovegen,   "mailbox-new-movegen",   NewGen,     MailboxAttacks,  MailboxDefects,  MailboxSet;
     /// The mailbox profile with bitboard check detection and SEE.
-    MailboxNewAttacks,   "mailbox-new-attacks",   MailboxGen, BitboardAttacks, MailboxDefects,  MailboxSet);
-profile!(
+    MailboxNewAttacks,   "mailbox-new-attacks",   MailboxGen, BitboardAttacks, MailboxDefects,  MailboxSet;
     /// The mailbox profile with the bitboard defect count.
-    MailboxNewDefects,   "mailbox-new-defects",   MailboxGen, MailboxAttacks,  BitboardDefects, MailboxSet);
-profile!(
+    MailboxNewDefects,   "mailbox-new-defects",   MailboxGen, MailboxAttacks,  BitboardDefects, MailboxSet;
     /// The mailbox profile with `chain` mobility (the bitboard profile's).
-    MailboxNewMobility,  "mailbox-new-mobility",  MailboxGen, MailboxAttacks,  MailboxDefects,  ChainSet);
+    MailboxNewMobility,  "mailbox-new-mobility",  MailboxGen, MailboxAttacks,  MailboxDefects,  ChainSet;
+}
 
 /// The bitboard profile with a per-piece mobility mix chosen at run time
 /// (function pointers picked once): for measurement commands such as
