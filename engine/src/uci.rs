@@ -217,8 +217,7 @@ impl Uci {
                 self.send("id author the boardbench authors");
                 self.send(&format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"));
                 self.send("option name Threads type spin default 1 min 1 max 1");
-                let vars: String =
-                    ProfileKind::ALL.into_iter().chain(ProfileKind::SWAPPED).map(|k| format!(" var {k}")).collect();
+                let vars: String = ProfileKind::every().map(|k| format!(" var {k}")).collect();
                 self.send(&format!("option name Profile type combo default {}{vars}", ProfileKind::default()));
                 self.send("uciok");
             }

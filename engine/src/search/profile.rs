@@ -354,6 +354,11 @@ impl ProfileKind {
         ProfileKind::MailboxNewMobility,
     ];
 
+    /// Every profile: [`ALL`](Self::ALL), then [`SWAPPED`](Self::SWAPPED).
+    pub fn every() -> impl Iterator<Item = ProfileKind> {
+        ProfileKind::ALL.into_iter().chain(ProfileKind::SWAPPED)
+    }
+
     pub const fn name(self) -> &'static str {
         match self {
             ProfileKind::Mailbox => MailboxProfile::NAME,
@@ -389,9 +394,7 @@ impl FromStr for ProfileKind {
     type Err = UnknownProfile;
 
     fn from_str(s: &str) -> Result<ProfileKind, UnknownProfile> {
-        ProfileKind::ALL
-            .into_iter()
-            .chain(ProfileKind::SWAPPED)
+        ProfileKind::every()
             .find(|k| k.name().eq_ignore_ascii_case(s.trim()))
             .ok_or_else(|| UnknownProfile(s.to_string()))
     }
@@ -487,7 +490,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for kind in ProfileKind::ALL.into_iter().chain(ProfileKind::SWAPPED) {
+        for kind in ProfileKind::every() {
             assert_eq!(kind.name().parse::<ProfileKind>(), Ok(kind));
             assert_eq!(with_profile!(kind, P => P::NAME), kind.name());
         }
