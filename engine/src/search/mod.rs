@@ -525,10 +525,7 @@ impl<P: Profile> Searcher<P> {
             return false;
         }
         self.pv.len[ply] = 0;
-        self.nodes += 1;
-        if self.nodes >= self.next_poll {
-            self.poll();
-        }
+        self.count_node();
         if ply > self.seldepth {
             self.seldepth = ply;
         }
@@ -539,12 +536,18 @@ impl<P: Profile> Searcher<P> {
     /// documentation), and stop if a limit is reached.
     #[inline(always)]
     fn count_pruned(&mut self) -> bool {
-        self.nodes += 1;
         self.pruned += 1;
+        self.count_node();
+        !self.aborted
+    }
+
+    /// One more node; every so many, check the limits.
+    #[inline(always)]
+    fn count_node(&mut self) {
+        self.nodes += 1;
         if self.nodes >= self.next_poll {
             self.poll();
         }
-        !self.aborted
     }
 
     /// Ordering key of a move at an interior node other than the hash move
