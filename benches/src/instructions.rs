@@ -273,7 +273,7 @@ fn count_crafty(
     // default 30 s limit would stop the deeper searches early.
     let script = format!(
         "st 86400\n{}",
-        baseline_engine::crafty_positions_script(&fen_refs, depth, engine::bench::BENCH_HASH_MB)
+        baseline_engine::crafty_positions_script(&fen_refs, depth, engine::tools::bench::BENCH_HASH_MB)
     );
     let (stdout, total) = callgrind(valgrind, crafty, &[], Some(&script), None, "crafty", timeout)?;
     let searches = baseline_engine::parse_crafty_searches(&stdout, fens.len()).map_err(|e| format!("crafty: {e}"))?;

@@ -332,7 +332,7 @@ struct Plan {
 /// The FENs our bench searches: the positions file's, or the built-in set.
 pub(crate) fn bench_fens(positions: Option<&Path>) -> Result<Vec<String>, String> {
     match positions {
-        None => Ok(engine::bench::BENCH_POSITIONS.iter().map(|(_, fen)| fen.to_string()).collect()),
+        None => Ok(engine::tools::bench::BENCH_POSITIONS.iter().map(|(_, fen)| fen.to_string()).collect()),
         Some(path) => engine::position::epd::load_file(path)
             .map(|epds| epds.iter().map(|e| e.position().to_fen()).collect())
             .map_err(|e| format!("--positions: {e}")),
@@ -390,7 +390,11 @@ fn plans(a: &NpsArgs, fens: &[String]) -> Vec<Plan> {
                 kind: EngineKind::CraftyPositions,
                 program: c.clone(),
                 args: Vec::new(),
-                stdin: Some(baseline_engine::crafty_positions_script(&fens, depth, engine::bench::BENCH_HASH_MB)),
+                stdin: Some(baseline_engine::crafty_positions_script(
+                    &fens,
+                    depth,
+                    engine::tools::bench::BENCH_HASH_MB,
+                )),
                 home_is_cwd: true,
                 positions: fens.len(),
             });

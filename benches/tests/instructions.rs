@@ -46,7 +46,7 @@ fn counts_our_search_and_craftys_nodes() {
     );
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let r: InstructionsReport = serde_json::from_slice(&out.stdout).unwrap();
-    let positions = engine::bench::BENCH_POSITIONS.len();
+    let positions = engine::tools::bench::BENCH_POSITIONS.len();
     assert_eq!(r.position_count, positions);
 
     // Ours: the node count is the bench's own, and callgrind counted the

@@ -85,10 +85,10 @@ fn fake_crafty_and_stockfish_end_to_end() {
     // fake answers every search with 1,000,000 nodes in 0.50 s, 250K pruned).
     let positions = &r.engines[5];
     let script = positions.stdin.as_deref().unwrap();
-    let fens = engine::bench::BENCH_POSITIONS.len();
+    let fens = engine::tools::bench::BENCH_POSITIONS.len();
     assert!(script.starts_with("ponder off\nhash 16M\n"), "{script}");
     assert_eq!(script.matches("\nsd 14\ngo\n").count(), fens);
-    assert!(script.contains(&format!("setboard {}\n", engine::bench::BENCH_POSITIONS[0].1)));
+    assert!(script.contains(&format!("setboard {}\n", engine::tools::bench::BENCH_POSITIONS[0].1)));
     for run in &positions.runs {
         let c = run.crafty.unwrap();
         assert_eq!((c.searches, c.nodes, c.pruned), (fens, 1_000_000 * fens as u64, Some(250_000 * fens as u64)));
@@ -232,8 +232,8 @@ fn baseline_failures_are_one_clear_line() {
         &format!(
             "printed no bench result ({} search summaries (\"time=... n=...\") for {} positions: a position was \
              refused or a search cut short) (--no-crafty-positions runs Crafty's own bench only); last lines:",
-            engine::bench::BENCH_POSITIONS.len() / 2,
-            engine::bench::BENCH_POSITIONS.len()
+            engine::tools::bench::BENCH_POSITIONS.len() / 2,
+            engine::tools::bench::BENCH_POSITIONS.len()
         ),
     );
     fails_with(&run(&sf, "fail"), "exited with status 1; last lines:");

@@ -3,7 +3,7 @@
 //! `from` reach `to`", and the bitboard leaper, between and line tables.
 
 use crate::bitboard::Bitboard;
-use crate::types::{Color, PieceType, Square, Square88};
+use crate::types::Square;
 
 /// 0x88 steps. North (towards rank 8) is -16.
 pub const KNIGHT_DELTAS: [i8; 8] = [-33, -31, -18, -14, 14, 18, 31, 33];
@@ -26,22 +26,6 @@ pub const AV_BISHOP: u8 = 8;
 pub const AV_ROOK: u8 = 16;
 pub const AV_QUEEN: u8 = 32;
 pub const AV_KING: u8 = 64;
-
-/// The [`ATTACK_VECTOR`] bit of a piece kind (pawns by colour).
-#[inline(always)]
-pub const fn attack_vector_bit(color: Color, kind: PieceType) -> u8 {
-    match kind {
-        PieceType::Pawn => match color {
-            Color::White => AV_WHITE_PAWN,
-            Color::Black => AV_BLACK_PAWN,
-        },
-        PieceType::Knight => AV_KNIGHT,
-        PieceType::Bishop => AV_BISHOP,
-        PieceType::Rook => AV_ROOK,
-        PieceType::Queen => AV_QUEEN,
-        PieceType::King => AV_KING,
-    }
-}
 
 /// Indexed by `Square88::diff_index(from, to)`: which piece kinds standing on
 /// `from` attack `to` on an empty board.
@@ -90,12 +74,6 @@ const fn build_diff_step() -> [i8; 240] {
         d += 1;
     }
     t
-}
-
-/// Can a `kind` of `color` on `from` reach `to` on an empty board?
-#[inline(always)]
-pub fn reaches_on_empty_board(color: Color, kind: PieceType, from: Square88, to: Square88) -> bool {
-    ATTACK_VECTOR[Square88::diff_index(from, to)] & attack_vector_bit(color, kind) != 0
 }
 
 const fn leaper_table(steps: &[(i32, i32)]) -> [Bitboard; 64] {
@@ -211,10 +189,6 @@ static DISTANCE: [[u8; 64]; 64] = {
     t
 };
 
-/// The eight ray directions, in [`QUEEN_DELTAS`] order: N, S, E, W (rook
-/// rays, indices 0..4), then NE, NW, SE, SW (bishop rays, 4..8).
-pub const DIRECTIONS: usize = 8;
-
 const fn build_rays() -> [[Bitboard; 64]; 8] {
     // (file step, row step) for each QUEEN_DELTAS entry; row 0 is rank 8.
     let steps: [(i32, i32); 8] = [(0, -1), (0, 1), (1, 0), (-1, 0), (1, -1), (-1, -1), (1, 1), (-1, 1)];
@@ -238,7 +212,9 @@ const fn build_rays() -> [[Bitboard; 64]; 8] {
     t
 }
 
-/// `RAYS[dir][sq]`: the squares from `sq` (exclusive) to the edge in `dir`.
+/// `RAYS[dir][sq]`: the squares from `sq` (exclusive) to the edge in `dir`,
+/// the eight directions in [`QUEEN_DELTAS`] order: N, S, E, W (rook rays,
+/// indices 0..4), then NE, NW, SE, SW (bishop rays, 4..8).
 pub static RAYS: [[Bitboard; 64]; 8] = build_rays();
 
 /// Rook moves from each square on an empty board: the squares a rook-like
@@ -323,6 +299,27 @@ pub fn ray_beyond(from: Square, through: Square) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::{Color, PieceType, Square88};
+
+    /// The [`ATTACK_VECTOR`] bit of a piece kind (pawns by colour).
+    const fn attack_vector_bit(color: Color, kind: PieceType) -> u8 {
+        match kind {
+            PieceType::Pawn => match color {
+                Color::White => AV_WHITE_PAWN,
+                Color::Black => AV_BLACK_PAWN,
+            },
+            PieceType::Knight => AV_KNIGHT,
+            PieceType::Bishop => AV_BISHOP,
+            PieceType::Rook => AV_ROOK,
+            PieceType::Queen => AV_QUEEN,
+            PieceType::King => AV_KING,
+        }
+    }
+
+    /// Can a `kind` of `color` on `from` reach `to` on an empty board?
+    fn reaches_on_empty_board(color: Color, kind: PieceType, from: Square88, to: Square88) -> bool {
+        ATTACK_VECTOR[Square88::diff_index(from, to)] & attack_vector_bit(color, kind) != 0
+    }
 
     fn sq(s: &str) -> Square {
         Square::parse(s).unwrap()

@@ -8,13 +8,13 @@
 //! `depth nodes movetime wtime btime winc binc movestogo infinite`, `stop`,
 //! `quit`, and `d` (prints the current FEN as an `info string`).
 
+use crate::eval::EvalStats;
 use crate::movegen::legal_moves;
 use crate::position::Position;
 use crate::search::tt::MAX_HASH_MB;
 use crate::search::{
-    Clock, EvalStats, Limits, ProfileKind, Score, SearchInfo, SearchResult, Searcher, DEFAULT_HASH_MB, MAX_DEPTH,
+    Clock, Limits, ProfileKind, Score, SearchInfo, SearchResult, Searcher, DEFAULT_HASH_MB, MAX_DEPTH,
 };
-use crate::with_profile;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -217,7 +217,7 @@ impl Uci {
                 self.send("id author the boardbench authors");
                 self.send(&format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"));
                 self.send("option name Threads type spin default 1 min 1 max 1");
-                let vars: String = ProfileKind::every().map(|k| format!(" var {k}")).collect();
+                let vars: String = ProfileKind::EVERY.iter().map(|k| format!(" var {k}")).collect();
                 self.send(&format!("option name Profile type combo default {}{vars}", ProfileKind::default()));
                 self.send("uciok");
             }

@@ -2,8 +2,8 @@
 //! over 2,000 positions (half placement, half playout), and `engine equiv`
 //! end to end. The full 20,000-position run is `engine equiv --random 20000`.
 
-use engine::equiv::run_equiv;
-use engine::randpos::{mode_of, random_positions, RandomMode};
+use engine::tools::equiv::run_equiv;
+use engine::tools::randpos::{mode_of, random_positions, RandomMode};
 use std::process::{Command, Output};
 
 fn engine(args: &[&str]) -> Output {

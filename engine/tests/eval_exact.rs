@@ -7,7 +7,7 @@ use engine::eval::trace::Trace;
 use engine::eval::weights::Weights;
 use engine::eval::{DynamicSet, EvalConfig, Evaluation, MobilityKind};
 use engine::movegen::legal_moves;
-use engine::randpos::random_positions;
+use engine::tools::randpos::random_positions;
 use engine::Position;
 
 fn trace(kinds: [MobilityKind; 4], pos: &Position) -> Trace {

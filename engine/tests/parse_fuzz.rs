@@ -4,10 +4,10 @@
 //! (A bounded, seeded run; `PARSE_FUZZ_CASES` raises the count.)
 
 use engine::movegen::{BitboardGen, MailboxGen};
-use engine::perft::perft;
 use engine::position::epd::{load_file, Epd};
 use engine::rng::Rng;
 use engine::sliders::Magic;
+use engine::tools::perft::perft;
 use engine::Position;
 use std::path::PathBuf;
 

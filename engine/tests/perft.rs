@@ -4,12 +4,12 @@
 
 use engine::movegen::{BitboardGen, MailboxGen, MoveGen};
 use engine::moves::{Move, MoveList};
-use engine::perft::perft;
 use engine::position::epd::{load_file, Epd};
-use engine::randpos::random_positions;
 use engine::sliders::Magic;
 #[cfg(target_feature = "bmi2")]
 use engine::sliders::Pext;
+use engine::tools::perft::perft;
+use engine::tools::randpos::random_positions;
 use engine::Position;
 use std::path::PathBuf;
 

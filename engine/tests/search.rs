@@ -1,15 +1,16 @@
 //! The search: identical trees for the mailbox and bitboard profiles, mate
 //! and draw scoring, limits, determinism.
 
-use engine::bench::{default_positions, BENCH_HASH_MB};
 use engine::defects::{DefectCounter, KingDefects};
+use engine::eval::MaterialEval;
 use engine::movegen::{legal_moves, BitboardGen, MailboxGen};
 use engine::position::epd::load_file;
 use engine::search::{
-    BitboardProfile, Limits, MailboxProfile, MaterialEval, Profile, ProfileKind, Score, SearchResult, Searcher,
-    SingleProbeProfile, MATE,
+    BitboardAttacks, BitboardProfile, Limits, MailboxAttacks, MailboxProfile, Profile, ProfileKind, Score,
+    SearchResult, Searcher, SingleProbeProfile, MATE,
 };
 use engine::sliders::FastSliders;
+use engine::tools::bench::{default_positions, BENCH_HASH_MB};
 use engine::uci::parse_position;
 use engine::{Move, Position};
 use std::path::Path;
@@ -32,6 +33,7 @@ struct BitboardWithoutDefects;
 impl Profile for BitboardWithoutDefects {
     const NAME: &'static str = "bitboard-without-defects";
     type Gen = BitboardGen<FastSliders>;
+    type Attacks = BitboardAttacks;
     type Defects = NoDefects;
     type Eval = <BitboardProfile as Profile>::Eval;
 }
@@ -44,19 +46,15 @@ struct BitboardMaterial;
 impl Profile for MailboxMaterial {
     const NAME: &'static str = "mailbox-material";
     type Gen = MailboxGen;
+    type Attacks = MailboxAttacks;
     type Defects = engine::defects::MailboxDefects;
     type Eval = MaterialEval;
-    fn in_check(pos: &Position) -> bool {
-        MailboxProfile::in_check(pos)
-    }
-    fn see(pos: &Position, m: Move) -> i32 {
-        MailboxProfile::see(pos, m)
-    }
 }
 
 impl Profile for BitboardMaterial {
     const NAME: &'static str = "bitboard-material";
     type Gen = BitboardGen<FastSliders>;
+    type Attacks = BitboardAttacks;
     type Defects = engine::defects::BitboardDefects;
     type Eval = MaterialEval;
 }
@@ -108,12 +106,13 @@ fn mailbox_and_bitboard_profiles_search_identical_trees() {
 #[test]
 fn every_profile_with_one_routine_swapped_searches_the_same_trees() {
     // Each swapped routine computes what the one it replaces computes, so
-    // the bitboard profile with any routine old, and the mailbox profile
-    // with any routine new, search the bitboard profile's trees.
+    // the bitboard profile with any routine old (or one piece type's
+    // mobility old), and the mailbox profile with any routine new, search
+    // the bitboard profile's trees.
     let positions = default_positions();
     let reference: Vec<SearchResult> =
         positions.iter().map(|p| search::<BitboardProfile>(p, &Limits::depth(5))).collect();
-    for kind in ProfileKind::SWAPPED {
+    for kind in ProfileKind::SWAPPED.into_iter().chain(ProfileKind::MOBILITY_BY_PIECE) {
         let mut nodes = 0;
         for (pos, b) in positions.iter().zip(&reference) {
             let r = engine::with_profile!(kind, P => search::<P>(pos, &Limits::depth(5)));

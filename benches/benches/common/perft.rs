@@ -28,8 +28,8 @@ use boardbench::stats::{self, Summary};
 use boardbench::suite::{measure, ArmSpec, Context, Entry, Spec, AA_TOLERANCE};
 use cozy_chess::Board;
 use engine::movegen::{BitboardGen, MailboxGen};
-use engine::perft::perft;
 use engine::sliders::Magic;
+use engine::tools::perft::perft;
 use engine::Position;
 
 /// One subtree, in both libraries' representations.

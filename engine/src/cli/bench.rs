@@ -1,10 +1,10 @@
-//! `engine bench`: the fixed-depth bench (see `engine::bench`). The text
+//! `engine bench`: the fixed-depth bench (see `engine::tools::bench`). The text
 //! form ends with the line `<nodes> nodes <nps> nps` that OpenBench reads.
 
 use super::{load_epd, print_json, CliError, CliResult};
 use clap::Args;
-use engine::bench::{bench as run, default_positions, BENCH_HASH_MB, DEFAULT_BENCH_DEPTH};
 use engine::search::{ProfileKind, MAX_DEPTH};
+use engine::tools::bench::{bench as run, default_positions, BENCH_HASH_MB, DEFAULT_BENCH_DEPTH};
 use engine::Position;
 use serde_json::json;
 use std::path::PathBuf;

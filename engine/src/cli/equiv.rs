@@ -5,7 +5,7 @@
 
 use super::{print_json, CliError, CliResult};
 use clap::Args;
-use engine::equiv::run_equiv_random;
+use engine::tools::equiv::run_equiv_random;
 use serde_json::{json, Map, Value};
 use std::time::Instant;
 

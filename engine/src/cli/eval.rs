@@ -9,7 +9,7 @@ use engine::eval::mobility::{THROUGH_ENEMY, THROUGH_FRIEND};
 use engine::eval::trace::{Term, Trace};
 use engine::eval::weights::Weights;
 use engine::eval::{DynamicSet, EvalConfig, Evaluation, MobilityKind};
-use engine::randpos::random_positions;
+use engine::tools::randpos::random_positions;
 use engine::types::Color;
 use engine::Position;
 use serde_json::{json, Map, Value};
@@ -432,9 +432,9 @@ pub fn evalcycles(a: EvalCyclesArgs) -> CliResult {
     use engine::defects::{BitboardDefects, DefectCounter};
     use engine::eval::counters::{EvalCounters, Phase};
     use engine::eval::mobility::MobilitySet;
+    use engine::eval::{EngineEval, EvalStats};
     use engine::search::{
-        BitboardProfile, EngineEval, EvalStats, Limits, MailboxProfile, MixedProfile, Profile, Searcher,
-        SingleProbeProfile,
+        BitboardProfile, Limits, MailboxProfile, MixedProfile, Profile, Searcher, SingleProbeProfile,
     };
 
     if a.depth == 0 || a.depth > 30 {
@@ -489,13 +489,7 @@ pub fn evalcycles(a: EvalCyclesArgs) -> CliResult {
                 std::hint::black_box(e.evaluate(p, window.0, window.1));
             }
         }
-        let s = e.stats();
-        let stats = EvalStats {
-            lazy: s.lazy - before.lazy,
-            hash_hits: s.hash_hits - before.hash_hits,
-            full: s.full - before.full,
-        };
-        (e.counters().clone(), stats)
+        (e.counters().clone(), e.stats().since(&before))
     }
 
     use MobilityKind::*;

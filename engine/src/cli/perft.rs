@@ -3,10 +3,10 @@
 use super::{check_sliders, load_epd, parse_fen, print_json, CliError, CliResult, ImplArg, SlidersArg};
 use clap::Args;
 use engine::movegen::{BitboardGen, MailboxGen};
-use engine::perft::{divide, perft as count};
 use engine::sliders::Magic;
 #[cfg(target_feature = "bmi2")]
 use engine::sliders::Pext;
+use engine::tools::perft::{divide, perft as count};
 use engine::{Move, Position};
 use serde_json::json;
 use std::path::PathBuf;

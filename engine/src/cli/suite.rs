@@ -5,7 +5,7 @@ use super::bench::parse_profile;
 use super::{print_json, CliError, CliResult};
 use clap::Args;
 use engine::search::{Limits, ProfileKind, DEFAULT_HASH_MB, MAX_DEPTH};
-use engine::suite::{load_suite, suite as run};
+use engine::tools::suite::{load_suite, suite as run};
 use serde_json::json;
 use std::path::PathBuf;
 

@@ -350,7 +350,7 @@ pub fn record_king_attacks(pos: &mut Position, acc: &mut Accumulators, words: bo
 mod tests {
     use super::*;
     use crate::eval::mobility::{attack_state_before, MobilityInputs};
-    use crate::randpos::random_positions;
+    use crate::tools::randpos::random_positions;
 
     /// Both views hold the same attacks (pawns, minors, rooks and kings),
     /// so their set-wise and square-by-square answers must agree for every

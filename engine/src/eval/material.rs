@@ -209,7 +209,7 @@ impl Keyed for MaterialEntry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::randpos::random_positions;
+    use crate::tools::randpos::random_positions;
     use std::collections::HashMap;
 
     #[test]

@@ -15,9 +15,11 @@
 
 pub mod attacks;
 pub mod counters;
+pub mod evaluator;
 mod hash;
 pub mod king;
 pub mod material;
+pub mod material_eval;
 pub mod mobility;
 pub mod passers;
 pub mod pawns;
@@ -41,6 +43,8 @@ use std::marker::PhantomData;
 use trace::{NoTrace, PieceTrace, Term, Trace, Tracer};
 use weights::Weights;
 
+pub use evaluator::{EngineEval, EvalStats, Evaluator};
+pub use material_eval::MaterialEval;
 pub use mobility::{ChainSet, DynamicSet, MailboxSet, MobilityKind, SingleProbeSet};
 
 /// Expand `$body` once per listed colour, in that order, with `$c` bound
@@ -74,14 +78,6 @@ impl Default for EvalConfig {
     fn default() -> EvalConfig {
         EvalConfig { eval_hash_bytes: 1 << 18, pawn_hash_bytes: 1 << 21, material_hash_bytes: 1 << 15, lazy: true }
     }
-}
-
-/// How evaluations ended.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct EvalStats {
-    pub lazy: u64,
-    pub hash_hits: u64,
-    pub full: u64,
 }
 
 /// Per-position records for quiescence search, not scores.

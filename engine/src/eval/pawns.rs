@@ -423,8 +423,8 @@ mod tests {
     #[test]
     fn set_wise_entry_equals_the_pawn_by_pawn_one() {
         let w = Weights::default();
-        let mut positions = crate::randpos::random_positions(6000, 0x5A9F);
-        positions.extend(crate::randpos::playout_starts().iter().cloned());
+        let mut positions = crate::tools::randpos::random_positions(6000, 0x5A9F);
+        positions.extend(crate::tools::randpos::playout_starts().iter().cloned());
         let (mut passers, mut isolated_or_backward, mut candidates) = (0, 0, 0);
         for pos in &positions {
             let (fast, slow) = (evaluate_pawns(pos, &w), evaluate_pawns_by_pawn(pos, &w));
@@ -447,7 +447,7 @@ mod tests {
     fn lazy_passer_margin_sums_the_passers() {
         let w = Weights::default();
         let mut nonzero = 0;
-        for pos in crate::randpos::random_positions(2000, 0x0B05) {
+        for pos in crate::tools::randpos::random_positions(2000, 0x0B05) {
             let e = evaluate_pawns(&pos, &w);
             let mut margin = 0;
             for color in Color::ALL {

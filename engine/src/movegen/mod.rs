@@ -132,7 +132,7 @@ mod tests {
             v
         };
         type B = BitboardGen<Magic>;
-        for pos in crate::randpos::random_positions(2000, 0x0C4E) {
+        for pos in crate::tools::randpos::random_positions(2000, 0x0C4E) {
             if pos.in_check() {
                 continue;
             }

@@ -499,7 +499,7 @@ impl std::fmt::Debug for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::randpos::random_positions;
+    use crate::tools::randpos::random_positions;
 
     /// The definition on the board itself: no pawn, rook or queen, and at
     /// most one minor, or only bishops all on one shade.

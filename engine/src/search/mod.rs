@@ -24,19 +24,22 @@
 //! two profiles whose generators emit the same moves in different orders,
 //! and whose evaluations agree, search identical trees.
 
-pub mod material;
+pub mod attacks;
 pub mod ordering;
+// `with_profile!` is written by the profile table, so this crate reaches it
+// by textual scope (`#[macro_use]`), not by path.
+#[macro_use]
 pub mod profile;
 pub mod tt;
 
-pub use material::MaterialEval;
+pub use attacks::{AttackRoutines, BitboardAttacks, MailboxAttacks};
 pub use profile::{
-    BitboardProfile, EngineEval, EvalStats, Evaluator, MailboxProfile, MixedProfile, Profile, ProfileKind,
-    SingleProbeProfile, UnknownProfile,
+    BitboardProfile, MailboxProfile, MixedProfile, Profile, ProfileKind, SingleProbeProfile, UnknownProfile,
 };
 
 use crate::bitboard::Bitboard;
 use crate::defects::DefectCounter;
+use crate::eval::{EvalStats, Evaluator};
 use crate::fixed_vec::FixedVec;
 use crate::movegen::MoveGen;
 use crate::moves::{Move, MoveList};
@@ -363,7 +366,7 @@ impl<P: Profile> Searcher<P> {
         let mut root_moves = MoveList::new();
         P::Gen::legal(pos, &mut root_moves);
         if root_moves.is_empty() {
-            let score = if P::in_check(pos) { -MATE } else { DRAW };
+            let score = if P::Attacks::in_check(pos) { -MATE } else { DRAW };
             on_info(&SearchInfo {
                 depth: 0,
                 seldepth: 0,
@@ -467,7 +470,7 @@ impl<P: Profile> Searcher<P> {
         self.deadline = None;
         self.aborted = false;
         pos.reserve_history(MAX_PLY + 8);
-        let in_check = P::in_check(pos);
+        let in_check = P::Attacks::in_check(pos);
         self.qsearch(pos, 0, -INFINITY, INFINITY, in_check)
     }
 
@@ -479,7 +482,7 @@ impl<P: Profile> Searcher<P> {
     /// One iteration, starting with a window around the previous score and
     /// widening it on failure.
     fn aspiration(&mut self, pos: &mut Position, depth: u32, previous: i32) -> i32 {
-        let in_check = P::in_check(pos);
+        let in_check = P::Attacks::in_check(pos);
         let mut delta = ASPIRATION_DELTA;
         let (mut alpha, mut beta) = (-INFINITY, INFINITY);
         if depth >= ASPIRATION_DEPTH && previous.abs() < MATE_BOUND {
@@ -592,7 +595,7 @@ impl<P: Profile> Searcher<P> {
         null_ok: bool,
         in_check: bool,
     ) -> i32 {
-        debug_assert_eq!(in_check, P::in_check(pos));
+        debug_assert_eq!(in_check, P::Attacks::in_check(pos));
         if depth <= 0 {
             return self.qsearch(pos, ply, alpha, beta, in_check);
         }
@@ -777,7 +780,7 @@ impl<P: Profile> Searcher<P> {
             let quiet = !m.is_tactical();
             pos.make(m);
             self.tt.prefetch(pos.key());
-            let gives_check = P::in_check(pos);
+            let gives_check = P::Attacks::in_check(pos);
             tried += 1;
             // Futility and late move pruning, after the move is made as in
             // Crafty: a quiet move that gives no check, is no killer and
@@ -874,7 +877,7 @@ impl<P: Profile> Searcher<P> {
     /// never sets up the move lists' frame.
     #[inline(always)]
     fn qsearch(&mut self, pos: &mut Position, ply: usize, alpha: i32, beta: i32, in_check: bool) -> i32 {
-        debug_assert_eq!(in_check, P::in_check(pos));
+        debug_assert_eq!(in_check, P::Attacks::in_check(pos));
         if !self.enter_node(ply) {
             return 0;
         }
@@ -952,7 +955,7 @@ impl<P: Profile> Searcher<P> {
                     // SEE pruning: losing captures are not searched (and
                     // one that a cheaper recapture refutes needs no
                     // exchange played out to know it).
-                    if !in_check && P::loses_to_recapture(pos, m) {
+                    if !in_check && P::Attacks::loses_to_recapture(pos, m) {
                         continue;
                     }
                     let value = exchange_value::<P>(pos, m);
@@ -966,7 +969,7 @@ impl<P: Profile> Searcher<P> {
 
         while let Some((m, _)) = moves.pick() {
             pos.make(m);
-            let gives_check = P::in_check(pos);
+            let gives_check = P::Attacks::in_check(pos);
             let score = -self.qsearch(pos, ply + 1, -beta, -alpha, gives_check);
             pos.unmake();
             if self.aborted {
@@ -1019,7 +1022,7 @@ fn exchange_value<P: Profile>(pos: &Position, m: Move) -> i32 {
             return victim - attacker;
         }
     }
-    P::see(pos, m)
+    P::Attacks::see(pos, m)
 }
 
 /// [`Searcher::main_key`] of a tactical move.

@@ -123,8 +123,8 @@ mod tests {
     use crate::attackers::MailboxAttackers;
     use crate::movegen::legal_moves;
     use crate::position::Position;
-    use crate::randpos::random_positions;
     use crate::sliders::{FastSliders, Magic};
+    use crate::tools::randpos::random_positions;
 
     /// Both forms' answer for `uci` in `fen` (they must agree).
     fn loses(fen: &str, uci: &str) -> bool {

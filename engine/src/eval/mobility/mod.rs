@@ -12,11 +12,13 @@
 //!   directly attacked enemy queen/king (bishop: rook/queen/king).
 //!
 //! A [`MobilitySet`] picks one implementation per piece type. The engine
-//! profiles use the static sets ([`MailboxSet`], [`ChainSet`],
-//! [`SingleProbeSet`]); the command line's per-piece mixes use
-//! [`DynamicSet`], function pointers chosen once. In a mix, every producer
-//! also writes the other representation ("mirror") so each consumer finds a
-//! complete picture; pure sets never do.
+//! profiles use static sets, each routine monomorphised ([`MailboxSet`],
+//! [`ChainSet`], [`SingleProbeSet`], and the chain sets with one piece
+//! type's mobility in mailbox form, such as [`ChainWithMailboxKnight`]); the
+//! command line's per-piece mixes use [`DynamicSet`], function pointers
+//! chosen once. In a mix, every producer also writes the other
+//! representation ("mirror") so each consumer finds a complete picture;
+//! pure sets never do.
 
 pub mod chain;
 pub mod mailbox;
@@ -320,21 +322,83 @@ pub trait MobilitySet: Copy {
     fn kinds(&self) -> [MobilityKind; 4];
 }
 
+/// Does a set with these implementations (N, B, R, Q) walk the mailbox for
+/// any piece type, so the attack words are kept?
+pub const fn uses_words(kinds: [MobilityKind; 4]) -> bool {
+    let mut i = 0;
+    while i < 4 {
+        if matches!(kinds[i], MobilityKind::Mailbox) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Does a set with these implementations use bitboards for any piece type,
+/// so the accumulators are kept?
+pub const fn uses_accs(kinds: [MobilityKind; 4]) -> bool {
+    let mut i = 0;
+    while i < 4 {
+        if !matches!(kinds[i], MobilityKind::Mailbox) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Must every routine of a set with these implementations also write the
+/// other representation? Only in a mix of the two: each consumer then finds
+/// a complete picture in the one it reads.
+pub const fn mirrors(kinds: [MobilityKind; 4]) -> bool {
+    uses_words(kinds) && uses_accs(kinds)
+}
+
+/// The routine of implementation `$kind` for piece `$piece`, mirroring when
+/// `$mirror`; chain and single probe share the knight's (one square set, no
+/// rays).
+macro_rules! static_routine {
+    (knight, Mailbox, $mirror:expr) => {
+        mailbox::knight::<{ $mirror }>
+    };
+    (knight, $kind:ident, $mirror:expr) => {
+        chain::knight::<{ $mirror }>
+    };
+    ($piece:ident, Mailbox, $mirror:expr) => {
+        mailbox::$piece::<{ $mirror }>
+    };
+    ($piece:ident, Chain, $mirror:expr) => {
+        chain::$piece::<FastSliders, { $mirror }>
+    };
+    ($piece:ident, SingleProbe, $mirror:expr) => {
+        single_probe::$piece::<FastSliders, { $mirror }>
+    };
+}
+
+/// A mobility set fixed at compile time: one [`MobilityKind`] per piece
+/// type (knight, bishop, rook, queen), each routine monomorphised, no
+/// function pointer. A mix mirrors as [`DynamicSet`] does.
 macro_rules! static_set {
-    ($name:ident, $doc:literal, $words:expr, $accs:expr, $kind:expr,
-     $n:path, $b:path, $r:path, $q:path) => {
-        #[doc = $doc]
+    ($(#[$doc:meta])* $name:ident: $n:ident, $b:ident, $r:ident, $q:ident;) => {
+        $(#[$doc])*
         #[derive(Copy, Clone, Default, Debug)]
         pub struct $name;
+
+        impl $name {
+            /// The implementation of each piece type: N, B, R, Q.
+            pub const KINDS: [MobilityKind; 4] =
+                [MobilityKind::$n, MobilityKind::$b, MobilityKind::$r, MobilityKind::$q];
+        }
 
         impl MobilitySet for $name {
             #[inline(always)]
             fn words(&self) -> bool {
-                $words
+                const { uses_words($name::KINDS) }
             }
             #[inline(always)]
             fn accs(&self) -> bool {
-                $accs
+                const { uses_accs($name::KINDS) }
             }
             #[inline(always)]
             fn knight(
@@ -345,7 +409,7 @@ macro_rules! static_set {
                 c: Color,
                 s: Square,
             ) -> PieceMobility {
-                $n(p, a, i, c, s)
+                static_routine!(knight, $n, mirrors($name::KINDS))(p, a, i, c, s)
             }
             #[inline(always)]
             fn bishop(
@@ -356,7 +420,7 @@ macro_rules! static_set {
                 c: Color,
                 s: Square,
             ) -> PieceMobility {
-                $b(p, a, i, c, s)
+                static_routine!(bishop, $b, mirrors($name::KINDS))(p, a, i, c, s)
             }
             #[inline(always)]
             fn rook(
@@ -367,7 +431,7 @@ macro_rules! static_set {
                 c: Color,
                 s: Square,
             ) -> PieceMobility {
-                $r(p, a, i, c, s)
+                static_routine!(rook, $r, mirrors($name::KINDS))(p, a, i, c, s)
             }
             #[inline(always)]
             fn queen(
@@ -378,48 +442,43 @@ macro_rules! static_set {
                 c: Color,
                 s: Square,
             ) -> PieceMobility {
-                $q(p, a, i, c, s)
+                static_routine!(queen, $q, mirrors($name::KINDS))(p, a, i, c, s)
             }
             fn kinds(&self) -> [MobilityKind; 4] {
-                [$kind; 4]
+                $name::KINDS
             }
         }
     };
 }
 
-static_set!(
-    MailboxSet,
-    "Every piece type walks the mailbox (the old evaluation).",
-    true,
-    false,
-    MobilityKind::Mailbox,
-    mailbox::knight::<false>,
-    mailbox::bishop::<false>,
-    mailbox::rook::<false>,
-    mailbox::queen::<false>
-);
-static_set!(
-    ChainSet,
-    "Every piece type uses probe chains (the exact bitboard port).",
-    false,
-    true,
-    MobilityKind::Chain,
-    chain::knight::<false>,
-    chain::bishop::<FastSliders, false>,
-    chain::rook::<FastSliders, false>,
-    chain::queen::<FastSliders, false>
-);
-static_set!(
-    SingleProbeSet,
-    "Every piece type uses a single probe (seed 000's approximation).",
-    false,
-    true,
-    MobilityKind::SingleProbe,
-    chain::knight::<false>,
-    single_probe::bishop::<FastSliders, false>,
-    single_probe::rook::<FastSliders, false>,
-    single_probe::queen::<FastSliders, false>
-);
+static_set! {
+    /// Every piece type walks the mailbox (the old evaluation).
+    MailboxSet: Mailbox, Mailbox, Mailbox, Mailbox;
+}
+static_set! {
+    /// Every piece type uses probe chains (the exact bitboard port).
+    ChainSet: Chain, Chain, Chain, Chain;
+}
+static_set! {
+    /// Every piece type uses a single probe (seed 000's approximation).
+    SingleProbeSet: SingleProbe, SingleProbe, SingleProbe, SingleProbe;
+}
+static_set! {
+    /// Probe chains, but the knight's mobility walks the mailbox.
+    ChainWithMailboxKnight: Mailbox, Chain, Chain, Chain;
+}
+static_set! {
+    /// Probe chains, but the bishop's mobility walks the mailbox.
+    ChainWithMailboxBishop: Chain, Mailbox, Chain, Chain;
+}
+static_set! {
+    /// Probe chains, but the rook's mobility walks the mailbox.
+    ChainWithMailboxRook: Chain, Chain, Mailbox, Chain;
+}
+static_set! {
+    /// Probe chains, but the queen's mobility walks the mailbox.
+    ChainWithMailboxQueen: Chain, Chain, Chain, Mailbox;
+}
 
 /// A per-piece-type mix chosen at run time: four function pointers, picked
 /// once when the set is built.
@@ -476,9 +535,7 @@ fn routine<S: Sliders>(piece: PieceType, kind: MobilityKind, mirror: bool) -> Mo
 impl DynamicSet {
     /// Knight, bishop, rook, queen implementations.
     pub fn new(kinds: [MobilityKind; 4]) -> DynamicSet {
-        let words = kinds.contains(&MobilityKind::Mailbox);
-        let accs = kinds.iter().any(|&k| k != MobilityKind::Mailbox);
-        let mirror = words && accs;
+        let (words, accs, mirror) = (uses_words(kinds), uses_accs(kinds), mirrors(kinds));
         let pieces = [PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen];
         let fns = std::array::from_fn(|i| routine::<FastSliders>(pieces[i], kinds[i], mirror));
         DynamicSet { kinds, words, accs, fns }
@@ -537,7 +594,7 @@ mod tests {
     /// a second run on the state the first left behind returns it again.
     #[test]
     fn attack_state_before_reproduces_the_evaluation() {
-        let mut positions = crate::randpos::random_positions(400, 0xB0A2D);
+        let mut positions = crate::tools::randpos::random_positions(400, 0xB0A2D);
         for fen in [
             crate::position::START_FEN,
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",

@@ -40,8 +40,8 @@ impl RandomMode {
     }
 }
 
-static LICHESS: &str = include_str!("../../positions/lichess_popular_20k.epd");
-static ENDGAMES: &str = include_str!("../../positions/endgames_20k.epd");
+static LICHESS: &str = include_str!("../../../positions/lichess_popular_20k.epd");
+static ENDGAMES: &str = include_str!("../../../positions/endgames_20k.epd");
 
 /// Every how many lines of each embedded file a playout start is taken.
 const SAMPLE_EVERY: usize = 20;

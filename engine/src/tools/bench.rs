@@ -10,9 +10,9 @@
 //! search identical trees), copy the total node count into
 //! [`BENCH_SIGNATURE`], and say so in the commit message.
 
+use crate::eval::EvalStats;
 use crate::position::Position;
-use crate::search::{nps, EvalStats, Limits, Profile, ProfileKind, Searcher};
-use crate::with_profile;
+use crate::search::{nps, Limits, Profile, ProfileKind, Searcher};
 use std::time::Duration;
 
 /// Default depth of `engine bench`.

@@ -147,16 +147,16 @@ pub fn run_equiv(positions: &[Position]) -> EquivReport {
 const CHUNK: usize = 4096;
 
 /// Run every pair over `n` random positions from `seed`
-/// ([`random_positions`](crate::randpos::random_positions)); the same
+/// ([`random_positions`](crate::tools::randpos::random_positions)); the same
 /// positions, in the same order, as generating them all at once.
 pub fn run_equiv_random(n: usize, seed: u64) -> EquivReport {
-    let starts = crate::randpos::playout_starts();
+    let starts = crate::tools::randpos::playout_starts();
     let mut total = run_equiv(&[]);
     let mut start = 0;
     while start < n {
         let end = (start + CHUNK).min(n);
         let positions: Vec<Position> =
-            (start..end).map(|i| crate::randpos::nth_random_position(seed, i, starts)).collect();
+            (start..end).map(|i| crate::tools::randpos::nth_random_position(seed, i, starts)).collect();
         total.merge(run_equiv(&positions), start);
         start = end;
     }
@@ -273,7 +273,7 @@ mod tests {
     use super::*;
     use crate::attackers::SeeEntry;
     use crate::defects::KingDefects;
-    use crate::randpos::random_positions;
+    use crate::tools::randpos::random_positions;
     use crate::types::Square88;
 
     /// The bitboard builder minus any king attacker: a plausible bug.

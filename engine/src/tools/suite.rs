@@ -8,9 +8,8 @@
 use crate::moves::Move;
 use crate::position::epd::{load_file, Epd, EpdFileError};
 use crate::position::Position;
-use crate::san::{parse_move, to_san, SanError};
 use crate::search::{nps, Limits, Profile, ProfileKind, Searcher};
-use crate::with_profile;
+use crate::tools::san::{parse_move, to_san, SanError};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use thiserror::Error;

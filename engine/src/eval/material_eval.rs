@@ -2,16 +2,16 @@
 //! material, a bishop pair bonus and piece-square tables tapered between
 //! middlegame and endgame, with a lazy exit on material alone.
 //!
-//! It is not the project's evaluation (DESIGN §4.4 lives in `eval/`; the
-//! engine profiles use that one). It exists for search tests: with it, two
+//! It is not the project's evaluation ([`Evaluation`](super::Evaluation),
+//! which the engine profiles use). It exists for search tests: with it, two
 //! profiles that differ only in move generation, SEE and defect counting
 //! must still search identical trees, whatever the evaluation does. The
 //! piece-square tables are generated from simple geometric rules
 //! (centralisation, advancement), not copied from any engine.
 
 use crate::bitboard::Bitboard;
+use crate::eval::{EvalStats, Evaluator};
 use crate::position::Position;
-use crate::search::profile::{EvalStats, Evaluator};
 use crate::types::{Color, PieceType, Square};
 
 /// How far the piece-square and pair terms can move the score away from the

@@ -1,0 +1,89 @@
+//! The attack routines a profile picks as one unit: check detection, static
+//! exchange evaluation and the cheap "loses to a recapture" test, old and
+//! new side by side. All three build attacker sets, so a profile takes them
+//! in one form or the other, never mixed.
+
+use crate::attackers::{is_attacked_mailbox, MailboxAttackers};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::see::{loses_to_recapture_bitboard, loses_to_recapture_mailbox, see, see_bitboard};
+use crate::sliders::FastSliders;
+
+/// Check detection and static exchange evaluation: the routines that build
+/// attacker sets. Both forms give the same answers (`engine equiv`
+/// compares them on random positions).
+pub trait AttackRoutines {
+    /// Is the side to move in check?
+    fn in_check(pos: &Position) -> bool;
+    /// Static exchange evaluation of `m`.
+    fn see(pos: &Position, m: Move) -> i32;
+    /// Is SEE of `m` surely negative, by a cheaper legal recapture?
+    /// (`false`: not known without the exchange.)
+    fn loses_to_recapture(pos: &Position, m: Move) -> bool;
+}
+
+/// The old forms: the piece-list scan for check, SEE over mailbox
+/// attacker lists.
+pub struct MailboxAttacks;
+
+/// The new forms: bitboard attackers for check, SEE on bitboards end to
+/// end.
+pub struct BitboardAttacks;
+
+impl AttackRoutines for MailboxAttacks {
+    #[inline(always)]
+    fn in_check(pos: &Position) -> bool {
+        let us = pos.side_to_move();
+        is_attacked_mailbox(pos, pos.king_square88(us), us.flip())
+    }
+
+    #[inline(always)]
+    fn see(pos: &Position, m: Move) -> i32 {
+        see::<MailboxAttackers>(pos, m)
+    }
+
+    #[inline(always)]
+    fn loses_to_recapture(pos: &Position, m: Move) -> bool {
+        loses_to_recapture_mailbox(pos, m)
+    }
+}
+
+impl AttackRoutines for BitboardAttacks {
+    #[inline(always)]
+    fn in_check(pos: &Position) -> bool {
+        pos.in_check()
+    }
+
+    #[inline(always)]
+    fn see(pos: &Position, m: Move) -> i32 {
+        see_bitboard::<FastSliders>(pos, m)
+    }
+
+    #[inline(always)]
+    fn loses_to_recapture(pos: &Position, m: Move) -> bool {
+        loses_to_recapture_bitboard::<FastSliders>(pos, m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_detection_agrees() {
+        for (fen, check) in [
+            ("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", true),
+            ("4k3/8/8/8/1b6/8/8/4K3 w - - 0 1", true),
+            ("4k3/8/8/8/8/3n4/8/4K3 w - - 0 1", true),
+            ("4k3/8/8/8/8/8/3p4/4K3 w - - 0 1", true),
+            ("4k3/8/8/8/8/8/4P3/r2BK3 w - - 0 1", false),
+            ("4k3/8/8/8/8/8/8/4R1K1 b - - 0 1", true),
+            ("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR w KQkq - 0 2", false),
+            ("4k3/8/8/8/8/8/r7/6K1 b - - 0 1", false),
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(MailboxAttacks::in_check(&pos), check, "{fen}");
+            assert_eq!(BitboardAttacks::in_check(&pos), check, "{fen}");
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! The engine's tooling, apart from its core: what the `engine` binary's
+//! subcommands, the tests and boardbench run on top of the core API, and
+//! nothing the search or the evaluation needs.
+//!
+//! * [`bench`]: the fixed-depth bench and its node-count signature.
+//! * [`suite`]: EPD test-suite solving, with [`san`] move notation.
+//! * [`perft`]: leaf counts of the legal move tree.
+//! * [`randpos`]: seeded random legal positions; [`equiv`]: the sweep that
+//!   proves old and new forms agree on them.
+
+pub mod bench;
+pub mod equiv;
+pub mod perft;
+pub mod randpos;
+pub mod san;
+pub mod suite;
