@@ -62,6 +62,8 @@ impl Position {
             Color::White => self.make_as::<{ Color::White as usize }>(m),
             Color::Black => self.make_as::<{ Color::Black as usize }>(m),
         }
+        #[cfg(debug_assertions)]
+        self.assert_consistent("make", m);
     }
 
     /// [`make`](Self::make) with White (`US` 0) or Black (`US` 1) to move.
@@ -129,10 +131,13 @@ impl Position {
     #[inline(always)]
     pub fn unmake(&mut self) -> Move {
         // Per colour, as for make: `US` is the side that made the move.
-        match self.side {
+        let m = match self.side {
             Color::White => self.unmake_as::<{ Color::Black as usize }>(),
             Color::Black => self.unmake_as::<{ Color::White as usize }>(),
-        }
+        };
+        #[cfg(debug_assertions)]
+        self.assert_consistent("unmake", m);
+        m
     }
 
     /// [`unmake`](Self::unmake) of a move White (`US` 0) or Black (`US` 1)
@@ -183,6 +188,22 @@ impl Position {
         }
         self.side = self.side.flip();
         self.state.key ^= zobrist::black_to_move();
+        #[cfg(debug_assertions)]
+        self.assert_consistent("make_null", Move::NULL);
+    }
+
+    /// Debug builds check the whole position after every make, unmake and
+    /// null move, as Stockfish does with `pos_is_ok`: [`verify`](Self::verify)
+    /// rebuilds every derived field from the mailbox, so a primitive that
+    /// forgets a field fails at the move that broke it, not moves later.
+    /// Release builds compile none of it (the callers' `cfg`).
+    #[cfg(debug_assertions)]
+    #[cold]
+    #[track_caller]
+    fn assert_consistent(&self, after: &str, m: Move) {
+        if let Err(e) = self.verify() {
+            panic!("{after} {m}: {e}\n{}", self.diagram());
+        }
     }
 
     /// Build the move `from`-`to` (with an optional promotion kind) from the
@@ -215,5 +236,63 @@ impl Position {
             _ => Piece::EMPTY,
         };
         Move::new(f, t, moved, captured, promo, flags)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::legal_moves;
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+
+    /// The start position with `text` (UCI) made, if given.
+    fn start_after(text: Option<&str>) -> Position {
+        let mut pos = Position::startpos();
+        if let Some(text) = text {
+            let m = *legal_moves(&pos).iter().find(|m| m.to_string() == text).expect("a legal move");
+            pos.make(m);
+        }
+        pos
+    }
+
+    /// Take the e2 pawn out of the bitboards behind the primitives' back.
+    fn corrupt(pos: &mut Position) {
+        let e2 = Square::parse("e2").unwrap();
+        let white_pawns = &mut pos.by_type[Color::White.index()][PieceType::Pawn.index()];
+        *white_pawns = white_pawns.without(e2);
+    }
+
+    /// Does `change` panic on a corrupted position?
+    fn panics(change: impl FnOnce(&mut Position), mut pos: Position) -> bool {
+        corrupt(&mut pos);
+        assert!(pos.verify().is_err(), "the corruption is visible to verify()");
+        catch_unwind(AssertUnwindSafe(|| change(&mut pos))).is_err()
+    }
+
+    #[test]
+    fn a_corrupted_position_fails_after_make_unmake_and_null_move_in_debug_builds() {
+        // None of these moves touches the corrupted pawn; only the check
+        // after the change can notice it. Release builds do not check.
+        let knight = *legal_moves(&Position::startpos()).iter().find(|m| m.to_string() == "g1f3").unwrap();
+        let debug = cfg!(debug_assertions);
+        assert_eq!(panics(|p| p.make(knight), start_after(None)), debug, "make");
+        assert_eq!(
+            panics(
+                |p| {
+                    p.unmake();
+                },
+                start_after(Some("g1f3"))
+            ),
+            debug,
+            "unmake"
+        );
+        assert_eq!(panics(|p| p.make_null(), start_after(None)), debug, "make_null");
+        // And a clean position passes all three.
+        let mut pos = Position::startpos();
+        pos.make(knight);
+        pos.make_null();
+        pos.unmake();
+        pos.unmake();
+        assert_eq!(pos.to_fen(), Position::startpos().to_fen());
     }
 }
