@@ -7,19 +7,27 @@ use crate::types::{Color, Square};
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
+/// A set of squares: bit `Square::index()` is set for each member (see the module docs).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
 pub struct Bitboard(pub u64);
 
 impl Bitboard {
+    /// No square.
     pub const EMPTY: Bitboard = Bitboard(0);
+    /// Every square.
     pub const FULL: Bitboard = Bitboard(!0);
 
+    /// The a-file.
     pub const FILE_A: Bitboard = Bitboard(0x0101_0101_0101_0101);
+    /// The h-file.
     pub const FILE_H: Bitboard = Bitboard(0x8080_8080_8080_8080);
     /// Rank 8 is row 0: the low byte.
     pub const RANK_8: Bitboard = Bitboard(0xFF);
+    /// Rank 1 is row 7: the high byte.
     pub const RANK_1: Bitboard = Bitboard(0xFF << 56);
+    /// The light squares (a8, h1 and their shade).
     pub const LIGHT_SQUARES: Bitboard = Bitboard(0xAA55_AA55_AA55_AA55);
+    /// The dark squares.
     pub const DARK_SQUARES: Bitboard = Bitboard(!0xAA55_AA55_AA55_AA55);
 
     /// The file with index `file` (0 = a).
@@ -43,26 +51,31 @@ impl Bitboard {
         }
     }
 
+    /// The set holding only `sq`.
     #[inline(always)]
     pub const fn from_square(sq: Square) -> Bitboard {
         Bitboard(1u64 << sq.index())
     }
 
+    /// Is the set empty?
     #[inline(always)]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// Does the set hold any square?
     #[inline(always)]
     pub const fn is_nonempty(self) -> bool {
         self.0 != 0
     }
 
+    /// Does the set hold `sq`?
     #[inline(always)]
     pub const fn has(self, sq: Square) -> bool {
         self.0 >> sq.index() & 1 != 0
     }
 
+    /// How many squares the set holds.
     #[inline(always)]
     pub const fn count(self) -> u32 {
         self.0.count_ones()
@@ -96,11 +109,13 @@ impl Bitboard {
         sq
     }
 
+    /// The set with `sq` added.
     #[inline(always)]
     pub const fn with(self, sq: Square) -> Bitboard {
         Bitboard(self.0 | 1u64 << sq.index())
     }
 
+    /// The set without `sq`.
     #[inline(always)]
     pub const fn without(self, sq: Square) -> Bitboard {
         Bitboard(self.0 & !(1u64 << sq.index()))
@@ -118,11 +133,13 @@ impl Bitboard {
         Bitboard(self.0 << 8)
     }
 
+    /// One step towards the h-file (squares on it drop off).
     #[inline(always)]
     pub const fn east(self) -> Bitboard {
         Bitboard((self.0 << 1) & !Self::FILE_A.0)
     }
 
+    /// One step towards the a-file (squares on it drop off).
     #[inline(always)]
     pub const fn west(self) -> Bitboard {
         Bitboard((self.0 >> 1) & !Self::FILE_H.0)
@@ -179,6 +196,7 @@ impl Bitboard {
         Bitboard(self.fill_north().0 | self.fill_south().0)
     }
 
+    /// The squares, a8 first.
     pub fn iter(self) -> BitIter {
         BitIter(self.0)
     }

@@ -6,12 +6,14 @@
 
 use std::mem::MaybeUninit;
 
+/// At most `N` items of `T`, stored inline.
 pub struct FixedVec<T: Copy, const N: usize> {
     items: [MaybeUninit<T>; N],
     len: usize,
 }
 
 impl<T: Copy, const N: usize> FixedVec<T, N> {
+    /// An empty vector.
     #[inline(always)]
     pub fn new() -> Self {
         // Written field by field: with a struct literal LLVM merges the
@@ -53,38 +55,45 @@ impl<T: Copy, const N: usize> FixedVec<T, N> {
         self.len += n;
     }
 
+    /// How many items it holds.
     #[inline(always)]
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Does it hold no item?
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// Does it hold `N` items?
     #[inline(always)]
     pub fn is_full(&self) -> bool {
         self.len == N
     }
 
+    /// Forget every item.
     #[inline(always)]
     pub fn clear(&mut self) {
         self.len = 0;
     }
 
+    /// The items, in push order.
     #[inline(always)]
     pub fn as_slice(&self) -> &[T] {
         // SAFETY: the first `len` items were written by `push`.
         unsafe { std::slice::from_raw_parts(self.items.as_ptr() as *const T, self.len) }
     }
 
+    /// The items, mutable.
     #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [T] {
         // SAFETY: as for `as_slice`.
         unsafe { std::slice::from_raw_parts_mut(self.items.as_mut_ptr() as *mut T, self.len) }
     }
 
+    /// Iterate the items in push order.
     pub fn iter(&self) -> std::slice::Iter<'_, T> {
         self.as_slice().iter()
     }
@@ -109,6 +118,7 @@ pub struct Appender<'a, T: Copy, const N: usize> {
 }
 
 impl<T: Copy, const N: usize> Appender<'_, T, N> {
+    /// Append; a full vector ignores the push.
     #[inline(always)]
     pub fn push(&mut self, item: T) {
         if let Some(slot) = self.items.get_mut(self.len) {

@@ -8,6 +8,7 @@ use crate::fixed_vec::FixedVec;
 use crate::types::{Piece, PieceType, Square88};
 use std::fmt;
 
+/// A move in one 32-bit word (layout in the module docs); the null move is all zeros.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Move(u32);
 
@@ -38,12 +39,17 @@ static FIELD_VALUE: [i32; 16] = {
 };
 
 impl Move {
+    /// No move: a null move, or no best move.
     pub const NULL: Move = Move(0);
 
+    /// Flag: castling (the king's move; make moves the rook too).
     pub const FLAG_CASTLE: u32 = 1;
+    /// Flag: en passant.
     pub const FLAG_EN_PASSANT: u32 = 2;
+    /// Flag: a pawn's double push.
     pub const FLAG_DOUBLE_PUSH: u32 = 4;
 
+    /// A move from its squares, pieces (empty where none) and flags.
     #[inline(always)]
     pub const fn new(
         from: Square88,
@@ -69,26 +75,31 @@ impl Move {
         Move::new(from, to, moved, captured, Piece::EMPTY, 0)
     }
 
+    /// The 32-bit encoding.
     #[inline(always)]
     pub const fn raw(self) -> u32 {
         self.0
     }
 
+    /// The move with this encoding.
     #[inline(always)]
     pub const fn from_raw(raw: u32) -> Move {
         Move(raw)
     }
 
+    /// Is this the null move?
     #[inline(always)]
     pub const fn is_null(self) -> bool {
         self.0 == 0
     }
 
+    /// The origin square.
     #[inline(always)]
     pub const fn from(self) -> Square88 {
         Square88::from_raw(self.0 as u8)
     }
 
+    /// The destination square.
     #[inline(always)]
     pub const fn to(self) -> Square88 {
         Square88::from_raw((self.0 >> 8) as u8)
@@ -101,6 +112,7 @@ impl Move {
         (self.0 >> 8) as usize & 0xFFF
     }
 
+    /// The moving piece.
     #[inline(always)]
     pub fn moved(self) -> Piece {
         Piece::from_code_or_empty(((self.0 >> 16) & 15) as u8)
@@ -156,16 +168,19 @@ impl Move {
         gain
     }
 
+    /// The flags (`FLAG_*`).
     #[inline(always)]
     pub const fn flags(self) -> u32 {
         self.0 >> 28
     }
 
+    /// Does it capture (en passant included)?
     #[inline(always)]
     pub const fn is_capture(self) -> bool {
         self.0 & (15 << 20) != 0
     }
 
+    /// Does it promote?
     #[inline(always)]
     pub const fn is_promotion(self) -> bool {
         self.0 & (15 << 24) != 0
@@ -177,16 +192,19 @@ impl Move {
         self.0 & (0xFF << 20) != 0
     }
 
+    /// Is it castling?
     #[inline(always)]
     pub const fn is_castle(self) -> bool {
         self.flags() & Self::FLAG_CASTLE != 0
     }
 
+    /// Is it an en-passant capture?
     #[inline(always)]
     pub const fn is_en_passant(self) -> bool {
         self.flags() & Self::FLAG_EN_PASSANT != 0
     }
 
+    /// Is it a pawn's double push?
     #[inline(always)]
     pub const fn is_double_push(self) -> bool {
         self.flags() & Self::FLAG_DOUBLE_PUSH != 0
@@ -226,6 +244,7 @@ pub struct UciMove {
 }
 
 impl UciMove {
+    /// The text.
     pub fn as_str(&self) -> &str {
         std::str::from_utf8(&self.buf[..self.len]).unwrap_or("????")
     }
@@ -267,6 +286,7 @@ pub type MoveList = FixedVec<Move, MAX_MOVES>;
 pub type MoveAppender<'a> = crate::fixed_vec::Appender<'a, Move, MAX_MOVES>;
 
 impl FixedVec<Move, MAX_MOVES> {
+    /// Does the list hold `m`?
     pub fn contains(&self, m: Move) -> bool {
         self.as_slice().contains(&m)
     }

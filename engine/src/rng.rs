@@ -1,14 +1,17 @@
 //! A small seeded generator (SplitMix64) so every machine draws the same
 //! random positions, occupancies and games from the same seed.
 
+/// SplitMix64: a 64-bit state stepped by a constant and mixed on output.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
 
 impl Rng {
+    /// The generator seeded with `seed`.
     pub const fn new(seed: u64) -> Rng {
         Rng(seed)
     }
 
+    /// The next 64 random bits.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);

@@ -12,18 +12,23 @@ use std::fmt;
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Color {
+    /// Moves first from the start position.
     White = 0,
+    /// Moves second.
     Black = 1,
 }
 
 impl Color {
+    /// Both colours, White first.
     pub const ALL: [Color; 2] = [Color::White, Color::Black];
 
+    /// 0 for White, 1 for Black: the index of per-colour arrays.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// The other colour.
     #[inline(always)]
     pub const fn flip(self) -> Color {
         match self {
@@ -32,6 +37,7 @@ impl Color {
         }
     }
 
+    /// The colour of index 0 (White) or 1 (Black).
     #[inline(always)]
     pub const fn from_index(i: usize) -> Color {
         if i & 1 == 0 {
@@ -48,6 +54,7 @@ impl Color {
         1 - 2 * (self as i32)
     }
 
+    /// `"white"` or `"black"`.
     pub const fn name(self) -> &'static str {
         match self {
             Color::White => "white",
@@ -68,25 +75,34 @@ impl std::ops::Not for Color {
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum PieceType {
+    /// A pawn.
     Pawn = 0,
+    /// A knight.
     Knight = 1,
+    /// A bishop.
     Bishop = 2,
+    /// A rook.
     Rook = 3,
+    /// A queen.
     Queen = 4,
+    /// The king.
     King = 5,
 }
 
 impl PieceType {
+    /// Every piece type, pawn first, in index order.
     pub const ALL: [PieceType; 6] =
         [PieceType::Pawn, PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen, PieceType::King];
     /// Promotion choices, best first.
     pub const PROMOTIONS: [PieceType; 4] = [PieceType::Queen, PieceType::Rook, PieceType::Bishop, PieceType::Knight];
 
+    /// 0 for a pawn up to 5 for a king: the index of per-type arrays.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// The piece type of index `i`; indices past the queen give the king.
     #[inline(always)]
     pub const fn from_index(i: usize) -> PieceType {
         // Branch-free: indices past the queen (including the wrapped
@@ -117,6 +133,7 @@ impl PieceType {
         }
     }
 
+    /// The piece type of a FEN letter, either case.
     pub fn from_letter(c: char) -> Option<PieceType> {
         Some(match c.to_ascii_lowercase() {
             'p' => PieceType::Pawn,
@@ -129,6 +146,7 @@ impl PieceType {
         })
     }
 
+    /// Bishop, rook or queen?
     #[inline(always)]
     pub const fn is_slider(self) -> bool {
         matches!(self, PieceType::Bishop | PieceType::Rook | PieceType::Queen)
@@ -145,9 +163,12 @@ pub const PIECE_VALUES: [i32; 6] = [100, 300, 300, 500, 975, 10_000];
 pub struct Piece(u8);
 
 impl Piece {
+    /// The empty square.
     pub const EMPTY: Piece = Piece(0);
+    /// Entries of a table indexed by [`Piece::code`].
     pub const TABLE_SIZE: usize = 14;
 
+    /// The piece of `color` and `kind`.
     #[inline(always)]
     pub const fn new(color: Color, kind: PieceType) -> Piece {
         Piece((((kind as u8) + 1) << 1) | color as u8)
@@ -171,16 +192,19 @@ impl Piece {
         Piece(PIECE_CODES[code as usize])
     }
 
+    /// The mailbox code: `(type + 1) << 1 | colour`, 0 for empty.
     #[inline(always)]
     pub const fn code(self) -> u8 {
         self.0
     }
 
+    /// The code as a table index.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
+    /// Is this the empty square's code?
     #[inline(always)]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
@@ -198,6 +222,7 @@ impl Piece {
         PieceType::from_index(((self.0 >> 1) as usize).wrapping_sub(1))
     }
 
+    /// Is this the piece of `color` and `kind`?
     #[inline(always)]
     pub const fn is(self, color: Color, kind: PieceType) -> bool {
         self.0 == Piece::new(color, kind).0
@@ -215,6 +240,7 @@ impl Piece {
         }
     }
 
+    /// The piece of a FEN letter: upper case for White.
     pub fn from_letter(c: char) -> Option<Piece> {
         let kind = PieceType::from_letter(c)?;
         let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
@@ -265,6 +291,7 @@ impl Square {
         Square(i as u8)
     }
 
+    /// The 64-square index: `row * 8 + file`, a8 = 0, h1 = 63.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self.0 as usize
@@ -309,6 +336,7 @@ impl Square {
         (((self.0 & 7) + (self.0 >> 3)) & 1) as usize
     }
 
+    /// The same square in 0x88 numbering.
     #[inline(always)]
     pub const fn to_88(self) -> Square88 {
         Square88(self.0 + (self.0 & !7))
@@ -325,6 +353,7 @@ impl Square {
         (file < 8 && rank < 8).then(|| Square::new(file, rank))
     }
 
+    /// Every square, a8 first, h1 last.
     pub fn all() -> impl Iterator<Item = Square> {
         (0..64u8).map(Square)
     }
@@ -343,16 +372,19 @@ impl Square88 {
         Square88(i)
     }
 
+    /// The raw 0x88 index, as [`from_raw`](Self::from_raw) takes it.
     #[inline(always)]
     pub const fn raw(self) -> u8 {
         self.0
     }
 
+    /// The raw 0x88 index as a table index.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
+    /// Is the square on the board (no bit of 0x88 set)?
     #[inline(always)]
     pub const fn is_on_board(self) -> bool {
         self.0 & 0x88 == 0
@@ -370,6 +402,7 @@ impl Square88 {
         Square88(self.0.wrapping_add(delta as u8))
     }
 
+    /// 0 = a-file.
     #[inline(always)]
     pub const fn file(self) -> u8 {
         self.0 & 7
@@ -381,6 +414,7 @@ impl Square88 {
         7 - (self.0 >> 4)
     }
 
+    /// The rank counted from `color`'s side: 0 is its back rank.
     #[inline(always)]
     pub const fn relative_rank(self, color: Color) -> u8 {
         match color {
@@ -401,6 +435,7 @@ impl Square88 {
         (to.0 as usize + 119) - from.0 as usize
     }
 
+    /// Every on-board square, a8 first, h1 last.
     pub fn all() -> impl Iterator<Item = Square88> {
         Square::all().map(Square::to_88)
     }
@@ -454,28 +489,38 @@ impl fmt::Debug for Square88 {
 pub struct CastleRights(u8);
 
 impl CastleRights {
+    /// No rights.
     pub const NONE: CastleRights = CastleRights(0);
+    /// All four rights.
     pub const ALL: CastleRights = CastleRights(15);
+    /// White may castle king side.
     pub const WHITE_KING: u8 = 1;
+    /// White may castle queen side.
     pub const WHITE_QUEEN: u8 = 2;
+    /// Black may castle king side.
     pub const BLACK_KING: u8 = 4;
+    /// Black may castle queen side.
     pub const BLACK_QUEEN: u8 = 8;
 
+    /// The rights of the four low bits of `bits`.
     #[inline(always)]
     pub const fn from_bits(bits: u8) -> CastleRights {
         CastleRights(bits & 15)
     }
 
+    /// The rights as four bits.
     #[inline(always)]
     pub const fn bits(self) -> u8 {
         self.0
     }
 
+    /// Is the right `bit` (one of the four constants) held?
     #[inline(always)]
     pub const fn has(self, bit: u8) -> bool {
         self.0 & bit != 0
     }
 
+    /// The king-side bit of `color`.
     #[inline(always)]
     pub const fn king_side(color: Color) -> u8 {
         match color {
@@ -484,6 +529,7 @@ impl CastleRights {
         }
     }
 
+    /// The queen-side bit of `color`.
     #[inline(always)]
     pub const fn queen_side(color: Color) -> u8 {
         match color {
@@ -492,16 +538,19 @@ impl CastleRights {
         }
     }
 
+    /// Both bits of `color`.
     #[inline(always)]
     pub const fn either(color: Color) -> u8 {
         Self::king_side(color) | Self::queen_side(color)
     }
 
+    /// These rights without `bits`.
     #[inline(always)]
     pub const fn remove(self, bits: u8) -> CastleRights {
         CastleRights(self.0 & !bits)
     }
 
+    /// These rights with `bits` added.
     #[inline(always)]
     pub const fn with(self, bits: u8) -> CastleRights {
         CastleRights(self.0 | bits)

@@ -29,11 +29,17 @@ const SEARCH_STACK_BYTES: usize = 64 << 20;
 /// loop can switch profiles at run time. Dispatch happens once per command,
 /// never inside the search.
 pub trait Engine: Send {
+    /// Search `pos` within `limits`, reporting iterations to `on_info`.
     fn go(&mut self, pos: &mut Position, limits: &Limits, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult;
+    /// Forget the hash and the evaluation caches (new game).
     fn clear(&mut self);
+    /// Resize the transposition table to `mb` MiB (it is cleared).
     fn resize_hash(&mut self, mb: usize) -> Result<(), crate::search::tt::HashSizeError>;
+    /// The flag that stops a running search.
     fn stop_flag(&self) -> Arc<AtomicBool>;
+    /// The profile this engine searches with.
     fn profile(&self) -> ProfileKind;
+    /// The evaluator's counters.
     fn eval_stats(&self) -> EvalStats;
 }
 
@@ -132,6 +138,7 @@ enum Flow {
 }
 
 impl Uci {
+    /// A protocol loop writing its answers to `out`.
     pub fn new(out: Box<dyn Write + Send>) -> Uci {
         Uci {
             out: Arc::new(Mutex::new(out)),
@@ -395,6 +402,7 @@ pub fn parse_position(args: &[&str]) -> Result<Position, String> {
 /// A parsed `go` command.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoCommand {
+    /// The limits the command sets.
     pub limits: Limits,
     /// `go infinite`: search until `stop`, and answer only then.
     pub infinite: bool,

@@ -37,10 +37,12 @@ pub fn is_attacked_bitboard<S: Sliders>(pos: &Position, sq: Square, by: Color) -
 /// (indexed by [`PieceType::index`]).
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
 pub struct AttackerSets {
+    /// Attackers of each piece type, indexed by [`PieceType::index`].
     pub by_kind: [Bitboard; 6],
 }
 
 impl AttackerSets {
+    /// The attackers of type `kind`.
     #[inline(always)]
     pub fn of(&self, kind: PieceType) -> Bitboard {
         self.by_kind[kind.index()]
@@ -52,6 +54,7 @@ impl AttackerSets {
         self.by_kind.iter().fold(Bitboard::EMPTY, |a, &b| a | b)
     }
 
+    /// How many attackers, whatever their type.
     #[inline(always)]
     pub fn count(&self) -> u32 {
         self.by_kind.iter().map(|b| b.count()).sum()

@@ -14,8 +14,8 @@
 //!   order, so they are compared with [`same_attackers`], which ignores
 //!   order but not multiplicity.
 
-pub mod bitboard;
-pub mod mailbox;
+pub(crate) mod bitboard;
+pub(crate) mod mailbox;
 
 pub use bitboard::{is_attacked_bitboard, who_attacks, AttackerSets, BitboardAttackers};
 pub use mailbox::{is_attacked_mailbox, MailboxAttackers};
@@ -47,12 +47,16 @@ pub(crate) static PIECE_VECTOR_BIT: [u8; 14] = [
 /// One attacker of a square: where it stands, what it is, and its SEE value.
 #[derive(Copy, Clone, PartialEq, Eq, Hash)]
 pub struct SeeEntry {
+    /// Where the attacker stands.
     pub square: Square88,
+    /// The attacker.
     pub piece: Piece,
+    /// Its SEE value ([`PieceType::value`](crate::types::PieceType::value)).
     pub value: i32,
 }
 
 impl SeeEntry {
+    /// The entry of `piece` on `square`.
     #[inline(always)]
     pub fn new(square: Square88, piece: Piece) -> SeeEntry {
         SeeEntry { square, piece, value: piece.kind().value() }
@@ -137,6 +141,7 @@ pub trait AttackerBuilder {
     /// Name used on the command line and in results.
     const NAME: &'static str;
 
+    /// Fill `list` with `color`'s attackers of `sq`.
     fn build(pos: &Position, sq: Square88, color: Color, list: &mut SeeList);
 }
 

@@ -20,8 +20,8 @@
 //! table; [`BitboardDefects`] intersects precomputed per-type "can reach
 //! this 3-square zone" masks with the enemy piece bitboards.
 
-pub mod bitboard;
-pub mod mailbox;
+pub(crate) mod bitboard;
+pub(crate) mod mailbox;
 
 pub use bitboard::BitboardDefects;
 pub use mailbox::MailboxDefects;
@@ -33,7 +33,9 @@ use crate::types::{Color, PieceType, Square};
 /// from enemy pieces bearing on the king zone.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default, Hash)]
 pub struct KingDefects {
+    /// The defect count.
     pub count: i32,
+    /// How much of the count came from enemy pieces bearing on the king zone (the count less the square's base).
     pub pointing: i32,
 }
 
@@ -53,6 +55,7 @@ pub trait DefectCounter {
     /// Name used on the command line and in results.
     const NAME: &'static str;
 
+    /// `side`'s king-safety defects.
     fn count(pos: &Position, side: Color) -> KingDefects;
 }
 

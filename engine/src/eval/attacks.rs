@@ -1,6 +1,6 @@
 //! The evaluation's shared attack state, in both representations.
 //!
-//! Old: the attack word of every square (DESIGN §3.1), stored in the 0x88
+//! Old: the attack word of every square (the bits below), stored in the 0x88
 //! board's off-board twin and rebuilt on every full eval. New: eval-local
 //! bitboard accumulators per colour and attacker class, OR-ed in the same
 //! piece order. "Unsafe for X" means the same in both: a minor fears enemy
@@ -15,34 +15,53 @@ use crate::position::Position;
 use crate::tables::{KING_ATTACKS, PAWN_CAPTURES};
 use crate::types::{Color, PieceType, Square};
 
+/// Attack-word bit: attacked by a king.
 pub const KING_BIT: u32 = 0x08;
+/// Attack-word bit: attacked by a queen.
 pub const QUEEN_BIT: u32 = 0x10;
+/// Attack-word bit: attacked by a rook.
 pub const ROOK_BIT: u32 = 0x20;
+/// Attack-word bit: attacked by a minor (knight or bishop).
 pub const MINOR_BIT: u32 = 0x40;
+/// Attack-word bit: attacked by a pawn.
 pub const PAWN_BIT: u32 = 0x80;
+/// Attack-word bit: attacked by a queen through a piece.
 pub const QUEEN_XRAY: u32 = QUEEN_BIT << 24;
+/// Attack-word bit: attacked by a rook through a piece.
 pub const ROOK_XRAY: u32 = ROOK_BIT << 24;
+/// Attack-word bit: attacked by a bishop through a piece.
 pub const BISHOP_XRAY: u32 = MINOR_BIT << 24;
 
-/// Enemy bits that make a square unsafe for a minor, a rook, a queen.
+/// Enemy bits that make a square unsafe for a minor.
 pub const UNSAFE_FOR_MINOR: u32 = PAWN_BIT;
+/// Enemy bits that make a square unsafe for a rook.
 pub const UNSAFE_FOR_ROOK: u32 = PAWN_BIT | MINOR_BIT;
+/// Enemy bits that make a square unsafe for a queen.
 pub const UNSAFE_FOR_QUEEN: u32 = PAWN_BIT | MINOR_BIT | ROOK_BIT;
 /// Direct attacks of every class.
 pub const DIRECT_BITS: u32 = PAWN_BIT | MINOR_BIT | ROOK_BIT | QUEEN_BIT | KING_BIT;
+/// X-ray attacks of every class.
 pub const XRAY_BITS: u32 = QUEEN_XRAY | ROOK_XRAY | BISHOP_XRAY;
 
 /// Eval-local attack sets per colour, the bitboard replacement of the
 /// attack words. Bishops' x-rays go to `minor_xray`.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct Accumulators {
+    /// Squares each colour's pawns attack.
     pub pawn: [Bitboard; 2],
+    /// Squares each colour's knights and bishops attack.
     pub minor: [Bitboard; 2],
+    /// Squares each colour's rooks attack.
     pub rook: [Bitboard; 2],
+    /// Squares each colour's queens attack.
     pub queen: [Bitboard; 2],
+    /// Squares each colour's king attacks.
     pub king: [Bitboard; 2],
+    /// Squares each colour's bishops attack through a piece.
     pub minor_xray: [Bitboard; 2],
+    /// Squares each colour's rooks attack through a piece.
     pub rook_xray: [Bitboard; 2],
+    /// Squares each colour's queens attack through a piece.
     pub queen_xray: [Bitboard; 2],
     /// The union of every direct class (pawn to king), set by
     /// [`record_king_attacks`], the last record of an evaluation: the views
@@ -57,12 +76,14 @@ impl Accumulators {
         self.pawn[color.flip().index()]
     }
 
+    /// Squares where a rook of `color` is unsafe.
     #[inline(always)]
     pub fn unsafe_for_rook(&self, color: Color) -> Bitboard {
         let e = color.flip().index();
         self.pawn[e] | self.minor[e]
     }
 
+    /// Squares where a queen of `color` is unsafe.
     #[inline(always)]
     pub fn unsafe_for_queen(&self, color: Color) -> Bitboard {
         let e = color.flip().index();

@@ -1,7 +1,8 @@
 //! Per-term cycle counters for the evaluation (cargo feature `eval-time`,
-//! off by default). Each phase of DESIGN §4.4 runs inside `timed!`, which
-//! with the feature off expands to the bare block, so the evaluation
-//! compiles to the same code as if the counters did not exist.
+//! off by default). Each phase of the evaluation (in the order the
+//! [`eval`](super) module describes) runs inside `timed!`, which with the
+//! feature off expands to the bare block, so the evaluation compiles to the
+//! same code as if the counters did not exist.
 //!
 //! With the feature on, every phase accumulates TSC ticks and calls, the
 //! whole evaluation is timed around the outside, and the cost of one empty
@@ -12,26 +13,44 @@
 /// The timed phases, in evaluation order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Phase {
+    /// The eval-hash probe.
     HashProbe,
+    /// Material, from the material table.
     Material,
+    /// Pawn structure, from the pawn hash.
     Pawns,
+    /// Passers racing a bare king.
     PasserRace,
+    /// Bad trades and the lone bishop.
     BadTrades,
+    /// The bishop pair.
     BishopPair,
+    /// The lazy-exit test, with its widening.
     Lazy,
+    /// Attack state from the pawns.
     PawnAttacks,
+    /// Knights, mobility included.
     Knights,
+    /// Bishops, mobility included.
     Bishops,
+    /// Rooks, mobility included.
     Rooks,
+    /// Queens, mobility included.
     Queens,
+    /// King attacks, safety, castling and endgame terms.
     Kings,
+    /// Passers with full attack information.
     Passers,
+    /// The en-prise and trapped records.
     Records,
+    /// Drawish-material scaling.
     Scaling,
+    /// The eval-hash store.
     HashStore,
 }
 
 impl Phase {
+    /// Every phase, in evaluation order.
     pub const ALL: [Phase; 17] = [
         Phase::HashProbe,
         Phase::Material,
@@ -52,6 +71,7 @@ impl Phase {
         Phase::HashStore,
     ];
 
+    /// The phase's name in reports and JSON (snake case).
     pub fn name(self) -> &'static str {
         match self {
             Phase::HashProbe => "hash_probe",
@@ -78,9 +98,13 @@ impl Phase {
 /// Ticks and calls per phase and for the whole evaluation.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EvalCounters {
+    /// TSC ticks per phase, indexed by `Phase as usize`.
     pub ticks: [u64; 17],
+    /// Calls per phase.
     pub calls: [u64; 17],
+    /// TSC ticks of whole evaluations, timed around the outside.
     pub whole_ticks: u64,
+    /// Whole evaluations.
     pub whole_calls: u64,
     /// Median ticks of one empty timed region (calibrated at creation).
     pub region_overhead: u64,
@@ -100,6 +124,7 @@ impl EvalCounters {
         EvalCounters { region_overhead: samples[samples.len() / 2], ..EvalCounters::default() }
     }
 
+    /// Count one call of `phase` that took `ticks`.
     #[inline(always)]
     pub fn add(&mut self, phase: Phase, ticks: u64) {
         self.ticks[phase as usize] += ticks;

@@ -29,10 +29,17 @@ pub const SQUARE_DANGER_ARMY: i32 = 20;
 /// differences between mobility implementations can be classified).
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct KingInputs {
+    /// The danger counter, before it maps through the penalty table.
     pub counter: i32,
+    /// Ring squares the enemy attacks directly.
     pub ring_attacked: i32,
+    /// Ring squares the enemy attacks through a piece.
     pub ring_xray: i32,
+    /// Attacker classes hitting the ring (bits: pawn 1, minor 2, rook 4,
+    /// queen 8, king 16).
     pub pattern: u8,
+    /// The king's flight squares: neighbours not own-occupied and not
+    /// attacked.
     pub flights: u8,
 }
 

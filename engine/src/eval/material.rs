@@ -85,7 +85,9 @@ pub fn lone_bishop_wings(pos: &Position, w: &Weights, color: Color) -> i32 {
 }
 
 /// Scale a White-relative `score` for drawish material. Returns the scaled
-/// score; exact integer arithmetic so it is colour-symmetric.
+/// score; exact integer arithmetic so it is colour-symmetric. The reference
+/// [`MaterialEntry::scale`] is tested against.
+#[cfg(test)]
 pub fn scale(pos: &Position, score: i32) -> i32 {
     divide(score, scale_divisor(pos, if score > 0 { Color::White } else { Color::Black }))
 }

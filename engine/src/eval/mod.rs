@@ -17,13 +17,13 @@ pub mod attacks;
 pub mod counters;
 pub mod evaluator;
 mod hash;
-pub mod king;
-pub mod material;
+pub(crate) mod king;
+pub(crate) mod material;
 pub mod material_eval;
 pub mod mobility;
-pub mod passers;
+pub(crate) mod passers;
 pub mod pawns;
-pub mod pieces;
+pub(crate) mod pieces;
 pub mod trace;
 pub mod weights;
 
@@ -143,6 +143,8 @@ pub struct Evaluation<M: MobilitySet, D: DefectCounter> {
 }
 
 impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
+    /// An evaluation with mobility set `set`, `weights`, and the hash sizes
+    /// and switches of `config`.
     pub fn new(set: M, weights: Weights, config: EvalConfig) -> Self {
         let margin = 2 * weights.lazy_margin_min;
         Evaluation {
@@ -164,14 +166,17 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
         }
     }
 
+    /// The weights it scores with.
     pub fn weights(&self) -> &Weights {
         &self.weights
     }
 
+    /// Its mobility set.
     pub fn set(&self) -> &M {
         &self.set
     }
 
+    /// How its evaluations ended, since it was created.
     pub fn stats(&self) -> EvalStats {
         self.stats
     }
@@ -539,7 +544,9 @@ fn records<V: AttackView>(pos: &Position, view: &V, colors: &[Color], zero_mobil
     r
 }
 
-/// The three engine evaluations.
+/// The mailbox profile's evaluation.
 pub type MailboxEval = Evaluation<MailboxSet, crate::defects::MailboxDefects>;
+/// The bitboard profile's evaluation.
 pub type ChainEval = Evaluation<ChainSet, crate::defects::BitboardDefects>;
+/// The single-probe profile's evaluation.
 pub type SingleProbeEval = Evaluation<SingleProbeSet, crate::defects::BitboardDefects>;

@@ -15,14 +15,21 @@ use crate::types::{Color, PieceType, Square};
 /// What the pawn hash stores for one pawn structure.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct PawnEntry {
+    /// The pawn key it was built for.
     pub key: u64,
     /// Structure score per side (good for that side).
     pub score: [i32; 2],
+    /// Each side's pawns.
     pub pawns: [Bitboard; 2],
+    /// Squares each side's pawns attack.
     pub attacks: [Bitboard; 2],
+    /// Each side's passed pawns.
     pub passers: [Bitboard; 2],
+    /// Each side's candidate passers.
     pub candidates: [Bitboard; 2],
+    /// Each side's stationary pawns (blocked by a pawn directly ahead, or backward).
     pub stationary: [Bitboard; 2],
+    /// Each side's pawns per file (a = 0).
     pub file_counts: [[u8; 8]; 2],
     /// Extra pawns on files (a file with n pawns adds n - 1).
     pub doubled: [u8; 2],
@@ -31,18 +38,20 @@ pub struct PawnEntry {
     /// Pawns of either colour still on their start square.
     pub unmoved: u8,
     /// The bishop terms that depend on the pawns alone, per side and per
-    /// square shade (0 light, 1 dark): [`super::pieces::bishop_pawn_terms`].
+    /// square shade (0 light, 1 dark), as `pieces::bishop_pawn_terms` gives
+    /// them.
     pub bishop_pawns: [[i32; 2]; 2],
     /// What both sides' passers widen the lazy exit's margin by: the sum of
     /// `lazy_passer_margin` by relative rank over every passer.
     pub lazy_passer_margin: i32,
-    /// Each side's [`super::king::shelter`], for the king square it was
+    /// Each side's king shelter (`king::shelter`), for the king square it was
     /// last computed for. Filled in by the evaluation as kings are met (a
     /// new entry has none), so a king that stays put costs one compare.
     pub shelter: [Shelter; 2],
 }
 
-/// A cached [`super::king::shelter`] value and the king square it is for.
+/// A cached king shelter value (`king::shelter`) and the king square it is
+/// for.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct Shelter {
     /// The king's square index plus one; 0 means nothing cached yet.

@@ -2,7 +2,7 @@
 //! exact-score comparison of `engine evaldiff`. The engine's own evals use
 //! [`NoTrace`], whose methods compile to nothing.
 
-use super::king::KingInputs;
+pub use super::king::KingInputs;
 use super::mobility::PieceMobility;
 use crate::bitboard::Bitboard;
 use crate::types::{Color, PieceType, Square};
@@ -12,33 +12,58 @@ use serde::Serialize;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Term {
+    /// Material balance, from the material table.
     Material,
+    /// Pawn structure and passers, from the pawn hash.
     Pawns,
+    /// Doubled pawns, by the majors on the board.
     DoubledPawns,
+    /// Passers racing a bare king.
     PasserRace,
+    /// Trades that favour the side behind.
     BadTrades,
+    /// The bishop pair.
     BishopPair,
+    /// A lone bishop with pawns on both wings.
     LoneBishop,
+    /// Knights: squares, outposts, tropism (not mobility).
     Knights,
+    /// Knight mobility.
     KnightMobility,
+    /// Bishops: squares, good and bad, outposts (not mobility).
     Bishops,
+    /// Bishop mobility.
     BishopMobility,
+    /// Bishop best single-ray mobility.
     BishopBestRay,
+    /// Rooks: files, passers, the seventh (not mobility).
     Rooks,
+    /// Rook mobility.
     RookMobility,
+    /// Rook best single-ray mobility.
     RookBestRay,
+    /// Connected rooks.
     RookConnected,
+    /// A rook boxed in by its own king.
     RookTrapped,
+    /// Queens: early development, tropism (not mobility).
     Queens,
+    /// Queen mobility.
     QueenMobility,
+    /// Queen walks next to the enemy king.
     QueenKingRing,
+    /// King safety: the danger counter's penalty.
     KingSafety,
+    /// An uncastled king with pieces on the board.
     KingUncastled,
+    /// Endgame king: centralisation, escorts, pawn races.
     KingEndgame,
+    /// Passers with full attack information.
     Passers,
 }
 
 impl Term {
+    /// Every term, in evaluation order.
     pub const ALL: [Term; 24] = [
         Term::Material,
         Term::Pawns,
@@ -66,6 +91,7 @@ impl Term {
         Term::Passers,
     ];
 
+    /// The term's name in reports and JSON (snake case).
     pub fn name(self) -> &'static str {
         match self {
             Term::Material => "material",
@@ -110,9 +136,13 @@ impl Term {
 /// One piece's mobility report.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct PieceTrace {
+    /// The piece's colour.
     pub color: Color,
+    /// Knight, bishop, rook or queen.
     pub kind: PieceType,
+    /// Where it stands.
     pub square: Square,
+    /// What its mobility routine reported.
     pub mobility: PieceMobility,
 }
 
@@ -120,9 +150,13 @@ pub struct PieceTrace {
 pub trait Tracer {
     /// False for [`NoTrace`]: the evaluation then skips trace-only work.
     const ON: bool;
+    /// `value` added to `term` for `color`.
     fn term(&mut self, term: Term, color: Color, value: i32);
+    /// One piece's mobility report.
     fn piece(&mut self, piece: PieceTrace);
+    /// The inputs of `color`'s king danger counter.
     fn king(&mut self, color: Color, inputs: KingInputs);
+    /// The change the drawish-material scaling made (White's view).
     fn scale(&mut self, delta: i32);
 }
 
@@ -148,16 +182,23 @@ pub struct Trace {
     pub terms: [[i32; 2]; 24],
     /// Change made by the drawish-material scaling (White's view).
     pub scale_delta: i32,
+    /// Every knight, bishop, rook and queen's mobility report.
     pub pieces: Vec<PieceTrace>,
+    /// Each side's king danger inputs (default where the enemy army is too
+    /// small for the counter).
     pub king: [KingInputs; 2],
+    /// Each side's pieces attacked on squares the enemy controls.
     pub en_prise: [Bitboard; 2],
+    /// Each side's zero-mobility pieces under enemy attack.
     pub trapped: [Bitboard; 2],
-    /// Final score, White's view and the side to move's.
+    /// Final score, White's view.
     pub white: i32,
+    /// Final score, the side to move's view.
     pub side_to_move: i32,
 }
 
 impl Trace {
+    /// Term `term` for `color` (good for that colour).
     pub fn term(&self, term: Term, color: Color) -> i32 {
         self.terms[term as usize][color.index()]
     }

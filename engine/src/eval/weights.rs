@@ -47,35 +47,49 @@ pub struct Weights {
     pub lone_bishop_both_wings: i32,
 
     // ----- piece-square tables (White's view, a8 first) -----
+    /// Pawns by square.
     #[serde(with = "fixed")]
     pub pawn_square: [i32; 64],
+    /// Knights by square.
     #[serde(with = "fixed")]
     pub knight_square: [i32; 64],
+    /// Bishops by square.
     #[serde(with = "fixed")]
     pub bishop_square: [i32; 64],
+    /// Rooks by square.
     #[serde(with = "fixed")]
     pub rook_square: [i32; 64],
+    /// Queens by square.
     #[serde(with = "fixed")]
     pub queen_square: [i32; 64],
 
     // ----- pawn structure -----
+    /// Penalty per isolated pawn (no own pawn on an adjacent file that can support it).
     pub pawn_isolated: i32,
+    /// Extra penalty for an isolated pawn on a half-open file.
     pub pawn_isolated_half_open: i32,
+    /// Extra penalty for an isolated pawn that is also doubled.
     pub pawn_isolated_doubled: i32,
     /// Per extra pawn on a file, by the number of majors (rooks and queens)
     /// on the board, capped at 4: fewer majors, worse doubled pawns.
     #[serde(with = "fixed")]
     pub pawn_doubled: [i32; 5],
+    /// Bonus per pawn whose stop square an own pawn attacks (a duo).
     pub pawn_duo: i32,
+    /// Penalty per backward pawn.
     pub pawn_backward: i32,
+    /// Extra penalty for a backward pawn on a half-open file.
     pub pawn_backward_half_open: i32,
     /// By relative rank.
     #[serde(with = "fixed")]
     pub passer_rank: [i32; 8],
+    /// Candidate passer, by relative rank.
     #[serde(with = "fixed")]
     pub candidate_rank: [i32; 8],
+    /// Passer with an own passer beside or diagonally behind it, by relative rank.
     #[serde(with = "fixed")]
     pub passer_connected: [i32; 8],
+    /// Passer defended by an own pawn, by relative rank.
     #[serde(with = "fixed")]
     pub passer_supported: [i32; 8],
     /// Per file of distance between an outside passer and the enemy pawns.
@@ -104,12 +118,16 @@ pub struct Weights {
     /// Outpost by king distance to the enemy king.
     #[serde(with = "fixed")]
     pub knight_outpost: [i32; 8],
+    /// Extra outpost bonus when an own pawn defends the knight.
     pub knight_outpost_supported: i32,
     /// Tropism (not on an outpost), by distance to the enemy king.
     #[serde(with = "fixed")]
     pub knight_tropism: [i32; 8],
+    /// A knight on the stop square of an enemy stationary pawn.
     pub knight_blockade: i32,
+    /// A knight on a file without own pawns.
     pub knight_no_own_pawn_on_file: i32,
+    /// By mobility (0..=8).
     #[serde(with = "fixed")]
     pub knight_mobility: [i32; 9],
 
@@ -118,13 +136,16 @@ pub struct Weights {
     /// weight of the pawn (White's view).
     #[serde(with = "fixed")]
     pub bishop_bad_pawn_square: [i32; 64],
+    /// Penalty per own transient pawn on the bishop's shade (lighter than a stationary one).
     pub bishop_own_transient_pawn: i32,
+    /// Penalty per pawn-defended enemy transient pawn on the bishop's shade.
     pub bishop_defended_enemy_transient_pawn: i32,
     /// Per step of closedness.
     pub bishop_closed: i32,
     /// An outpost no enemy pawn can attack, by distance to the enemy king.
     #[serde(with = "fixed")]
     pub bishop_outpost: [i32; 8],
+    /// By mobility (0..=13).
     #[serde(with = "fixed")]
     pub bishop_mobility: [i32; 14],
     /// Best single-ray mobility.
@@ -132,15 +153,19 @@ pub struct Weights {
     pub bishop_best_ray: [i32; 8],
 
     // ----- rooks -----
+    /// On a file with no pawns.
     pub rook_open_file: i32,
+    /// On a file with enemy pawns only.
     pub rook_half_open_file: i32,
     /// On an open or half-open file, by file distance to the enemy king.
     #[serde(with = "fixed")]
     pub rook_file_near_king: [i32; 8],
+    /// On a file with an enemy passer.
     pub rook_enemy_passer_file: i32,
     /// By the own passer's relative rank.
     #[serde(with = "fixed")]
     pub rook_behind_own_passer: [i32; 8],
+    /// Penalty by the own passer's relative rank when the rook stands in front of it.
     #[serde(with = "fixed")]
     pub rook_in_front_of_own_passer: [i32; 8],
     /// On the 7th or 8th with the enemy king on its back rank.
@@ -148,11 +173,15 @@ pub struct Weights {
     /// By pawns on the board (0..=16): rooks gain as pawns come off.
     #[serde(with = "fixed")]
     pub rook_pawns: [i32; 17],
+    /// By mobility (0..=14), scaled up as the enemy army shrinks.
     #[serde(with = "fixed")]
     pub rook_mobility: [i32; 15],
+    /// Best single-ray mobility.
     #[serde(with = "fixed")]
     pub rook_best_ray: [i32; 8],
+    /// Per friendly rook met on the rook's rank.
     pub rook_connected_rank: i32,
+    /// Per friendly rook met on the rook's file.
     pub rook_connected_file: i32,
     /// Low mobility with the own king boxing the rook in on the back rank.
     pub rook_trapped: i32,
@@ -161,8 +190,10 @@ pub struct Weights {
     /// Per own minor still at home, when the queen has left home before
     /// castling.
     pub queen_early: i32,
+    /// By distance to the enemy king.
     #[serde(with = "fixed")]
     pub queen_tropism: [i32; 8],
+    /// By mobility (0..=27).
     #[serde(with = "fixed")]
     pub queen_mobility: [i32; 28],
     /// Per walked square next to the enemy king.
@@ -173,20 +204,29 @@ pub struct Weights {
     /// material: higher off the back rank.
     #[serde(with = "fixed")]
     pub king_square_danger: [i32; 64],
+    /// Danger per ring square the enemy attacks.
     pub king_ring_attacked: i32,
+    /// Extra danger per attacked ring square in front of the king.
     pub king_ring_front: i32,
+    /// Extra danger per attacked empty ring square.
     pub king_ring_empty: i32,
+    /// Extra danger per attacked ring square holding an enemy piece.
     pub king_ring_enemy_piece: i32,
+    /// Extra danger per attacked square next to the king that only the king defends.
     pub king_ring_king_alone: i32,
+    /// Danger per ring square the enemy attacks through a piece (x-ray).
     pub king_ring_xray: i32,
+    /// Danger per open file (no pawns) at or next to the king.
     pub king_open_file: i32,
+    /// Danger per file at or next to the king with enemy pawns only.
     pub king_half_open_file: i32,
     /// Enemy storming pawn on the king's or an adjacent file, by its rank
     /// distance to the king (0..=7).
     #[serde(with = "fixed")]
     pub king_storm: [i32; 8],
-    /// Own shield pawn one or two ranks in front, subtracted from danger.
+    /// Own shield pawn one rank in front, subtracted from danger.
     pub king_shield_near: i32,
+    /// Own shield pawn two ranks in front, subtracted from danger.
     pub king_shield_far: i32,
     /// By the set of attacker classes (bits: pawn 1, minor 2, rook 4,
     /// queen 8, king 16) hitting the ring.
@@ -195,6 +235,7 @@ pub struct Weights {
     /// Added when the pattern weight is at least `king_strong_pattern` and
     /// the king has at most one flight square.
     pub king_few_flights: i32,
+    /// The pattern weight from which few flight squares add [`king_few_flights`](Self::king_few_flights).
     pub king_strong_pattern: i32,
     /// The steep, saturating map from the danger counter to a penalty.
     #[serde(with = "fixed")]
@@ -207,10 +248,13 @@ pub struct Weights {
     pub king_passer_escort: i32,
     /// Pawn endings: per step of king-distance advantage to the pawns.
     pub king_pawn_race: i32,
+    /// Uncastled with pieces on the board: penalty per own minor at home.
     pub king_uncastled_minor_home: i32,
+    /// Uncastled with pieces on the board: penalty for having lost the castling rights.
     pub king_lost_castling: i32,
 
     // ----- lazy evaluation -----
+    /// Smallest lazy-exit margin; the margin adapts from recent full evaluations and starts at twice this.
     pub lazy_margin_min: i32,
     /// By king-safety defect count (0..=15): margin widening.
     #[serde(with = "fixed")]
@@ -223,12 +267,30 @@ pub struct Weights {
 /// Loading a DNA file failed.
 #[derive(Debug, Error)]
 pub enum WeightsError {
+    /// The file could not be read.
     #[error("cannot read weights file {path}: {source}")]
-    Io { path: String, source: std::io::Error },
+    Io {
+        /// The file.
+        path: String,
+        /// Why reading failed.
+        source: std::io::Error,
+    },
+    /// The file is not a weights table in JSON.
     #[error("weights file {path} is not a valid weights table: {source}")]
-    Parse { path: String, source: serde_json::Error },
+    Parse {
+        /// The file.
+        path: String,
+        /// Where and why parsing failed.
+        source: serde_json::Error,
+    },
+    /// The table is well formed but a value is out of range.
     #[error("weights file {path}: {reason}")]
-    Invalid { path: String, reason: String },
+    Invalid {
+        /// The file.
+        path: String,
+        /// The value and what is wrong with it.
+        reason: String,
+    },
 }
 
 /// A table from a function of (row, file) in the board's order (row 0 = rank 8).

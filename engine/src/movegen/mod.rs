@@ -4,8 +4,8 @@
 //! chosen at compile time. Both produce exactly the legal moves (the same
 //! set, not necessarily the same order); perft proves it.
 
-pub mod bitboard;
-pub mod mailbox;
+pub(crate) mod bitboard;
+pub(crate) mod mailbox;
 
 use crate::moves::MoveList;
 use crate::position::Position;
@@ -67,7 +67,9 @@ pub struct BitboardGen<S: Sliders>(PhantomData<S>);
 /// Which generator a command-line user asked for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum GenKind {
+    /// The 0x88 piece-list walk ([`MailboxGen`]).
     Mailbox,
+    /// Bitboards ([`BitboardGen`]).
     Bitboard,
 }
 

@@ -9,31 +9,80 @@ use thiserror::Error;
 /// What is wrong with one EPD line.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum EpdError {
+    /// The position fields are not a valid FEN.
     #[error("{0}")]
     Fen(#[from] FenError),
+    /// A quoted operand without its closing quote.
     #[error("unterminated quoted operand in operation {opcode:?}")]
-    UnterminatedQuote { opcode: String },
+    UnterminatedQuote {
+        /// The operation's opcode.
+        opcode: String,
+    },
+    /// A `bm`, `am`, `id` or perft operation without an operand.
     #[error("operation {opcode:?} has no operand")]
-    MissingOperand { opcode: String },
+    MissingOperand {
+        /// The operation's opcode.
+        opcode: String,
+    },
+    /// A perft count that is not a non-negative integer.
     #[error("perft count {opcode} {value:?}: expected a non-negative integer")]
-    PerftCount { opcode: String, value: String },
+    PerftCount {
+        /// The operation's opcode.
+        opcode: String,
+        /// The operand as written.
+        value: String,
+    },
+    /// A perft opcode whose depth is not a number.
     #[error("perft depth {opcode}: expected D followed by a depth from 0 to {max}", max = u32::MAX)]
-    PerftDepth { opcode: String },
+    PerftDepth {
+        /// The operation's opcode.
+        opcode: String,
+    },
+    /// An operation that does not start with a letter.
     #[error("operation {found:?} does not start with an opcode")]
-    BadOpcode { found: String },
+    BadOpcode {
+        /// The operation as written.
+        found: String,
+    },
 }
 
 /// Reading an EPD file failed.
 #[derive(Debug, Error)]
 pub enum EpdFileError {
+    /// The file could not be read.
     #[error("cannot read EPD file {path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why reading failed.
+        source: std::io::Error,
+    },
+    /// A line is not a valid EPD record.
     #[error("{path}:{line}: {source}")]
-    Line { path: PathBuf, line: usize, source: EpdError },
+    Line {
+        /// The file.
+        path: PathBuf,
+        /// The line number, from 1.
+        line: usize,
+        /// What is wrong with the line.
+        source: EpdError,
+    },
+    /// The file holds no records.
     #[error("EPD file {path} holds no positions")]
-    Empty { path: PathBuf },
+    Empty {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A line is not UTF-8 text.
     #[error("{path}:{line}: not UTF-8 text (byte {byte:#04x}); EPD files are ASCII")]
-    NotText { path: PathBuf, line: usize, byte: u8 },
+    NotText {
+        /// The file.
+        path: PathBuf,
+        /// The line number, from 1.
+        line: usize,
+        /// The first byte that is not text.
+        byte: u8,
+    },
 }
 
 /// One parsed EPD record.
@@ -167,10 +216,12 @@ impl Epd {
         Ok(Epd { position, operations })
     }
 
+    /// The position (its clocks from the record, or 0 and 1).
     pub fn position(&self) -> &Position {
         &self.position
     }
 
+    /// The position as FEN.
     pub fn fen(&self) -> String {
         self.position.to_fen()
     }
@@ -180,10 +231,12 @@ impl Epd {
         self.operations.iter().find(|(o, _)| o == opcode).map(|(_, v)| v.as_slice())
     }
 
+    /// Every operation with its operands, in the record's order.
     pub fn operations(&self) -> &[(String, Vec<String>)] {
         &self.operations
     }
 
+    /// The first `id` operand, if any.
     pub fn id(&self) -> Option<&str> {
         self.operation("id").and_then(|v| v.first()).map(String::as_str)
     }

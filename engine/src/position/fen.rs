@@ -6,54 +6,148 @@ use crate::types::{CastleRights, Color, Piece, PieceType, Square, Square88};
 use std::fmt::Write as _;
 use thiserror::Error;
 
+/// The standard starting position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 /// What is wrong with a FEN string.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum FenError {
+    /// Nothing but blanks.
     #[error("empty FEN")]
     Empty,
+    /// Not 4 to 6 blank-separated fields.
     #[error("FEN has {found} fields; expected 4 to 6 (placement, side, castling, en passant, halfmove, fullmove)")]
-    FieldCount { found: usize },
+    FieldCount {
+        /// How many fields the FEN has.
+        found: usize,
+    },
+    /// The placement does not have 8 ranks.
     #[error("piece placement has {found} ranks; expected 8 separated by '/'")]
-    RankCount { found: usize },
+    RankCount {
+        /// How many ranks the placement has.
+        found: usize,
+    },
+    /// A rank does not describe 8 squares.
     #[error("piece placement: rank {rank} describes {squares} squares; expected 8")]
-    RankLength { rank: u8, squares: usize },
+    RankLength {
+        /// The rank, 1 to 8.
+        rank: u8,
+        /// How many squares it describes.
+        squares: usize,
+    },
+    /// A letter that is no piece.
     #[error("piece placement: unknown piece letter {letter:?} on rank {rank}")]
-    UnknownPiece { letter: char, rank: u8 },
+    UnknownPiece {
+        /// The letter.
+        letter: char,
+        /// The rank, 1 to 8.
+        rank: u8,
+    },
+    /// An empty-square count of 0.
     #[error("piece placement: empty-square count '0' on rank {rank}")]
-    ZeroEmptyCount { rank: u8 },
+    ZeroEmptyCount {
+        /// The rank, 1 to 8.
+        rank: u8,
+    },
+    /// A side without a king.
     #[error("{color} has no king")]
-    MissingKing { color: &'static str },
+    MissingKing {
+        /// The side (`white` or `black`).
+        color: &'static str,
+    },
+    /// A side with more than one king.
     #[error("{color} has {count} kings; expected exactly one")]
-    ExtraKing { color: &'static str, count: u32 },
+    ExtraKing {
+        /// The side (`white` or `black`).
+        color: &'static str,
+        /// How many it has.
+        count: u32,
+    },
+    /// More pawns than fit in the pawn list.
     #[error("{color} has {count} pawns; at most {MAX_PAWNS} are possible")]
-    TooManyPawns { color: &'static str, count: u32 },
+    TooManyPawns {
+        /// The side (`white` or `black`).
+        color: &'static str,
+        /// How many it has.
+        count: u32,
+    },
+    /// More non-pawn pieces than fit in the piece list.
     #[error("{color} has {count} pieces; at most {MAX_NON_PAWNS} are possible")]
-    TooManyPieces { color: &'static str, count: u32 },
+    TooManyPieces {
+        /// The side (`white` or `black`).
+        color: &'static str,
+        /// How many it has.
+        count: u32,
+    },
     #[error(
         "{color} has {count} men (pieces and pawns together); at most {MAX_NON_PAWNS} are possible, \
          since each pawn may still promote"
     )]
-    TooManyMen { color: &'static str, count: u32 },
+    /// More men than the piece list could hold after promotions.
+    TooManyMen {
+        /// The side (`white` or `black`).
+        color: &'static str,
+        /// How many it has.
+        count: u32,
+    },
+    /// A pawn on rank 1 or 8.
     #[error("pawn on {square}: pawns cannot stand on rank 1 or 8")]
-    PawnOnBackRank { square: Square },
+    PawnOnBackRank {
+        /// The square.
+        square: Square,
+    },
+    /// A side to move that is not `w` or `b`.
     #[error("side to move {found:?}: expected 'w' or 'b'")]
-    SideToMove { found: String },
+    SideToMove {
+        /// What the FEN has there.
+        found: String,
+    },
+    /// A castling field that is not `-` or `KQkq` letters.
     #[error("castling field {found:?}: expected '-' or letters from KQkq, each once")]
-    CastlingSyntax { found: String },
+    CastlingSyntax {
+        /// What the FEN has there.
+        found: String,
+    },
+    /// A castling right whose king or rook is not at home.
     #[error("castling right '{right}' without the {missing} on its home square")]
-    CastlingWithoutPiece { right: char, missing: &'static str },
+    CastlingWithoutPiece {
+        /// The right's letter (`KQkq`).
+        right: char,
+        /// The piece that is not at home.
+        missing: &'static str,
+    },
+    /// An en-passant field that is not `-` or a square.
     #[error("en-passant field {found:?}: expected '-' or a square like e3")]
-    EnPassantSyntax { found: String },
+    EnPassantSyntax {
+        /// What the FEN has there.
+        found: String,
+    },
+    /// An en-passant square no double push can have left.
     #[error("en-passant square {square} is impossible: {reason}")]
-    EnPassantImpossible { square: Square, reason: &'static str },
+    EnPassantImpossible {
+        /// The square.
+        square: Square,
+        /// Why it is impossible.
+        reason: &'static str,
+    },
+    /// A halfmove clock that is not a number in range.
     #[error("halfmove clock {found:?}: expected a number from 0 to 65535")]
-    HalfmoveClock { found: String },
+    HalfmoveClock {
+        /// What the FEN has there.
+        found: String,
+    },
+    /// A fullmove number that is not a number in range.
     #[error("fullmove number {found:?}: expected a number from 1 to 65535")]
-    FullmoveNumber { found: String },
+    FullmoveNumber {
+        /// What the FEN has there.
+        found: String,
+    },
+    /// The side not to move is in check.
     #[error("the side not to move ({color}) is in check")]
-    OpponentInCheck { color: &'static str },
+    OpponentInCheck {
+        /// The side (`white` or `black`).
+        color: &'static str,
+    },
 }
 
 fn parse_placement(pos: &mut Position, placement: &str) -> Result<(), FenError> {

@@ -16,10 +16,10 @@
 
 mod board;
 pub mod epd;
-pub mod fen;
+pub(crate) mod fen;
 mod make;
-pub mod verify;
-pub mod zobrist;
+pub(crate) mod verify;
+pub(crate) mod zobrist;
 
 use crate::bitboard::Bitboard;
 use crate::moves::Move;
@@ -31,8 +31,9 @@ pub use epd::{Epd, EpdError};
 pub use fen::{FenError, START_FEN};
 pub use verify::VerifyError;
 
-/// Maximum pawns and non-pawns (king included) per side in a legal position.
+/// Maximum pawns per side in a legal position.
 pub const MAX_PAWNS: usize = 8;
+/// Maximum non-pawns (king included) per side in a legal position.
 pub const MAX_NON_PAWNS: usize = 16;
 
 /// What one piece of `color` and `kind` standing on a square of `shade`
@@ -77,6 +78,7 @@ pub(crate) struct Undo {
     pub state: Irreversible,
 }
 
+/// A chess position in both representations (see the module docs), with the history make/unmake need.
 #[derive(Clone)]
 pub struct Position {
     cells: [Cell; 128],
@@ -182,11 +184,13 @@ impl Position {
         &self.piece_list[color.index()][..self.piece_count[color.index()] as usize]
     }
 
+    /// The square of `color`'s king, 0x88.
     #[inline(always)]
     pub fn king_square88(&self, color: Color) -> Square88 {
         self.piece_list[color.index()][0]
     }
 
+    /// The square of `color`'s king.
     #[inline(always)]
     pub fn king_square(&self, color: Color) -> Square {
         // The king bitboard has one bit: one load and a bit scan, cheaper
@@ -208,6 +212,7 @@ impl Position {
         self.non_pawn_material[color.index()]
     }
 
+    /// Pawn material of `color`.
     #[inline(always)]
     pub fn pawn_material(&self, color: Color) -> i32 {
         self.pawn_count[color.index()] as i32 * PieceType::Pawn.value()
@@ -237,6 +242,7 @@ impl Position {
 
     // ----- bitboards -----
 
+    /// `color`'s pieces of `kind`.
     #[inline(always)]
     pub fn bb(&self, color: Color, kind: PieceType) -> Bitboard {
         self.by_type[color.index()][kind.index()]
@@ -248,11 +254,13 @@ impl Position {
         self.by_type[0][kind.index()] | self.by_type[1][kind.index()]
     }
 
+    /// Every piece of `color`.
     #[inline(always)]
     pub fn color_bb(&self, color: Color) -> Bitboard {
         self.by_color[color.index()]
     }
 
+    /// Every piece.
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard {
         self.occupied
@@ -272,26 +280,31 @@ impl Position {
 
     // ----- state -----
 
+    /// The side to move.
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {
         self.side
     }
 
+    /// The castling rights.
     #[inline(always)]
     pub fn castling(&self) -> CastleRights {
         self.state.castling
     }
 
+    /// The en-passant target square, if any.
     #[inline(always)]
     pub fn ep_square(&self) -> Option<Square88> {
         self.state.ep
     }
 
+    /// Half-moves since the last capture or pawn move (the fifty-move rule's clock).
     #[inline(always)]
     pub fn halfmove_clock(&self) -> u32 {
         self.state.halfmove
     }
 
+    /// The FEN fullmove number: 1 at the start, up after each Black move.
     #[inline(always)]
     pub fn fullmove_number(&self) -> u32 {
         self.fullmove as u32

@@ -10,7 +10,9 @@ use std::fmt;
 /// The first inconsistent field found by [`Position::verify`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VerifyError {
+    /// The field, as named in [`Position`].
     pub field: &'static str,
+    /// The stored and the rebuilt value.
     pub detail: String,
 }
 

@@ -20,12 +20,12 @@
 //! and [`SearchResult::pruned`] says how many of the nodes were these.
 //!
 //! Determinism: the move order is a total order on the moves themselves
-//! (see [`ordering`]), and nothing time-dependent happens at fixed depth, so
+//! (see `ordering.rs`), and nothing time-dependent happens at fixed depth, so
 //! two profiles whose generators emit the same moves in different orders,
 //! and whose evaluations agree, search identical trees.
 
 pub mod attacks;
-pub mod ordering;
+pub(crate) mod ordering;
 // `with_profile!` is written by the profile table, so this crate reaches it
 // by textual scope (`#[macro_use]`), not by path.
 #[macro_use]
@@ -63,6 +63,7 @@ pub const MATE: i32 = 32_000;
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 /// Larger than every score.
 pub const INFINITY: i32 = MATE + 1;
+/// Score of a draw.
 pub const DRAW: i32 = 0;
 /// Default transposition table size in MiB.
 pub const DEFAULT_HASH_MB: usize = 16;
@@ -109,17 +110,21 @@ pub struct Limits {
 /// The side to move's clock.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Clock {
+    /// Time left on the clock.
     pub time: Duration,
+    /// Time added after each move.
     pub increment: Duration,
     /// Moves until the next time control (`None`: sudden death).
     pub moves_to_go: Option<u32>,
 }
 
 impl Limits {
+    /// Search to `depth` and stop.
     pub fn depth(depth: u32) -> Limits {
         Limits { depth: Some(depth), ..Limits::default() }
     }
 
+    /// Stop after `nodes` nodes.
     pub fn nodes(nodes: u64) -> Limits {
         Limits { nodes: Some(nodes), ..Limits::default() }
     }
@@ -140,6 +145,8 @@ pub enum Score {
 }
 
 impl Score {
+    /// The UCI form of an internal score: mates within [`MAX_PLY`] become
+    /// moves to mate, everything else centipawns.
     pub fn from_internal(score: i32) -> Score {
         if score >= MATE_BOUND {
             Score::Mate((MATE - score + 1) / 2)
@@ -164,13 +171,19 @@ impl fmt::Display for Score {
 /// more when a search is stopped inside one).
 #[derive(Clone, Debug)]
 pub struct SearchInfo<'a> {
+    /// The iteration just completed.
     pub depth: u32,
+    /// Deepest ply reached, extensions and quiescence included.
     pub seldepth: u32,
     /// Internal score (see [`Score::from_internal`]).
     pub score: i32,
+    /// Nodes so far.
     pub nodes: u64,
+    /// Time since the search started.
     pub elapsed: Duration,
+    /// Transposition table use, in permille.
     pub hashfull: u32,
+    /// The principal variation.
     pub pv: &'a [Move],
 }
 
@@ -180,6 +193,7 @@ pub fn nps(nodes: u64, elapsed: Duration) -> u64 {
 }
 
 impl SearchInfo<'_> {
+    /// Nodes per second so far.
     pub fn nps(&self) -> u64 {
         nps(self.nodes, self.elapsed)
     }
@@ -190,16 +204,20 @@ impl SearchInfo<'_> {
 pub struct SearchResult {
     /// The move to play; [`Move::NULL`] when there is none (mate, stalemate).
     pub best: Move,
+    /// Internal score of `best` (see [`Score::from_internal`]).
     pub score: i32,
     /// Deepest completed iteration.
     pub depth: u32,
+    /// Deepest ply reached, extensions and quiescence included.
     pub seldepth: u32,
     /// Nodes: every move the search made (see the module documentation),
     /// the root and null moves included.
     pub nodes: u64,
     /// Of `nodes`, the moves made and then pruned unsearched.
     pub pruned: u64,
+    /// Time the search took.
     pub elapsed: Duration,
+    /// The principal variation, `best` first.
     pub pv: Vec<Move>,
 }
 
@@ -323,10 +341,12 @@ impl<P: Profile> Searcher<P> {
         }
     }
 
+    /// Size of the transposition table in bytes.
     pub fn hash_bytes(&self) -> usize {
         self.tt.bytes()
     }
 
+    /// The evaluator's counters since it was created.
     pub fn eval_stats(&self) -> EvalStats {
         self.eval.stats()
     }
@@ -336,6 +356,7 @@ impl<P: Profile> Searcher<P> {
         &self.eval
     }
 
+    /// The evaluator, to reset counters kept beside the search.
     pub fn evaluator_mut(&mut self) -> &mut P::Eval {
         &mut self.eval
     }

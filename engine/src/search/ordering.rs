@@ -122,16 +122,6 @@ impl ScoredMoves {
         self.sorted = false;
     }
 
-    #[inline(always)]
-    pub fn len(&self) -> usize {
-        self.keys.len()
-    }
-
-    #[inline(always)]
-    pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
-    }
-
     /// The best remaining move and its key. The first few picks select
     /// (moves are usually cut off long before all are picked); then the
     /// rest is sorted once and handed out in turn. The keys are distinct, so
@@ -275,14 +265,6 @@ pub fn is_queen_promotion(m: Move) -> bool {
     m.is_promotion() && m.promotion().kind() == PieceType::Queen
 }
 
-/// Can the capture `m` lose material at all? A capture of a piece worth at
-/// least the capturer never has a negative exchange value, so SEE is only
-/// needed for the others.
-#[inline(always)]
-pub fn may_lose_material(m: Move) -> bool {
-    m.is_capture() && m.moved_kind() != PieceType::King && m.captured_value() < m.moved_value()
-}
-
 /// Is `pos`'s side to move left with pawns and king only? (Null move is
 /// unsafe there: zugzwang.)
 #[inline(always)]
@@ -422,8 +404,6 @@ mod tests {
         let (pxq, qxq, qxr, kxr, quiet) = (find("c4d5"), find("d2d5"), find("d2f2"), find("e1f2"), find("d2d3"));
         assert!(mvv_lva(pxq) > mvv_lva(qxq) && mvv_lva(qxq) > mvv_lva(qxr) && mvv_lva(qxr) > mvv_lva(quiet));
         assert!(mvv_lva(kxr) < mvv_lva(qxr));
-        assert!(!may_lose_material(pxq) && !may_lose_material(qxq) && !may_lose_material(kxr));
-        assert!(may_lose_material(qxr) && !may_lose_material(quiet));
         assert_eq!(qxr.material_gain(), 500);
         assert_eq!(quiet.material_gain(), 0);
     }

@@ -1,7 +1,7 @@
 //! The transposition table: buckets of four 16-byte entries (one 64-byte
 //! cache line), indexed by the low bits of the Zobrist key and checked with
 //! its high 32 bits. Replacement keeps the deepest, most recent entries.
-//! The buckets sit on huge pages ([`crate::large_pages`]).
+//! The buckets sit on huge pages where the system grants them.
 //! Mate scores are stored relative to the node (see [`score_to_tt`]).
 
 use crate::large_pages::HugePageTable;
@@ -55,10 +55,13 @@ struct Bucket {
 /// What a probe found.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct TtHit {
+    /// The stored best move ([`Move::NULL`] when none).
     pub mv: Move,
     /// Score relative to the probing node (mate distances already adjusted).
     pub score: i32,
+    /// The depth the score was searched to.
     pub depth: i32,
+    /// Whether the score is exact or a bound.
     pub bound: Bound,
 }
 
@@ -68,12 +71,26 @@ pub const MAX_HASH_MB: usize = 65_536;
 /// Why a transposition table of the size asked for cannot be had.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum HashSizeError {
+    /// Not within 1..=`MAX_HASH_MB` MiB.
     #[error("hash size {mb} MiB is out of range 1..={MAX_HASH_MB} MiB")]
-    OutOfRange { mb: usize },
+    OutOfRange {
+        /// The size asked for, MiB.
+        mb: usize,
+    },
+    /// More than the machine's physical memory.
     #[error("hash size {mb} MiB is more than this machine's memory ({memory_mb} MiB)")]
-    MoreThanMemory { mb: usize, memory_mb: u64 },
+    MoreThanMemory {
+        /// The size asked for, MiB.
+        mb: usize,
+        /// The machine's physical memory, MiB.
+        memory_mb: u64,
+    },
+    /// The system refused the memory.
     #[error("cannot allocate a {mb} MiB hash table: the system refused the memory")]
-    AllocationFailed { mb: usize },
+    AllocationFailed {
+        /// The size asked for, MiB.
+        mb: usize,
+    },
 }
 
 /// Check a table size a user asked for: within 1..=[`MAX_HASH_MB`] and no

@@ -204,7 +204,7 @@ pub fn see_bitboard<S: Sliders>(pos: &Position, m: Move) -> i32 {
 }
 
 /// Does `m` surely lose material by the rules of [`see_bitboard`]? True when
-/// an enemy piece worth less than [`recapture_margin`] attacks the target
+/// an enemy piece worth less than `recapture_margin` attacks the target
 /// once the capturer has left its square (a slider behind it included) and
 /// may legally recapture (is not pinned to its king on that board). `false`
 /// says nothing: play the exchange out.

@@ -200,7 +200,7 @@ pub fn see<A: AttackerBuilder>(pos: &Position, m: Move) -> i32 {
 /// squares that guard the target, then its piece list by the 0x88
 /// difference table (sliders only along an open line once the capturer has
 /// left), each unless pinned; true at the first piece worth less than
-/// [`recapture_margin`]. `false` says nothing: play the exchange out.
+/// `recapture_margin`. `false` says nothing: play the exchange out.
 #[inline]
 pub fn loses_to_recapture_mailbox(pos: &Position, m: Move) -> bool {
     let Some(margin) = recapture_margin(m) else {

@@ -1,12 +1,11 @@
-//! Static exchange evaluation (DESIGN §4.3) in two forms that must agree on
-//! every move:
+//! Static exchange evaluation in two forms that must agree on every move:
 //!
-//! * [`lists`]: the original algorithm over attacker lists from any
-//!   [`AttackerBuilder`](crate::attackers::AttackerBuilder), with x-rays and
-//!   pins found by walking 0x88 rays ([`see`]). With the mailbox builder this
-//!   is the old routine entire; with the bitboard builder only the lists are
-//!   new.
-//! * [`bitboard`]: the same rules on bitboards end to end — attacker sets
+//! * Over lists (`lists.rs`): the original algorithm over attacker lists
+//!   from any [`AttackerBuilder`](crate::attackers::AttackerBuilder), with
+//!   x-rays and pins found by walking 0x88 rays ([`see`](fn@see)). With the
+//!   mailbox builder this is the old routine entire; with the bitboard
+//!   builder only the lists are new.
+//! * On bitboards (`bitboard.rs`): the same rules end to end — attacker sets
 //!   instead of lists, x-rays and pins from slider probes on the occupancy the
 //!   exchange has left ([`see_bitboard`]).
 //!
@@ -15,10 +14,11 @@
 //! Each form also answers, without playing the exchange out, the question
 //! a quiescence search asks most (is this capture's SEE negative?) for the
 //! captures a cheaper recapture refutes ([`loses_to_recapture_mailbox`],
-//! [`loses_to_recapture_bitboard`]; see [`recapture_margin`] for the bound).
+//! [`loses_to_recapture_bitboard`]; `recapture_margin` in this module gives
+//! the bound).
 
-pub mod bitboard;
-pub mod lists;
+pub(crate) mod bitboard;
+pub(crate) mod lists;
 
 pub use bitboard::{loses_to_recapture_bitboard, see_bitboard};
 pub use lists::{loses_to_recapture_mailbox, see};

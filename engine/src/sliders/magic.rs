@@ -6,6 +6,7 @@ use super::{SliderEntry, Sliders};
 use crate::bitboard::Bitboard;
 use crate::types::Square;
 
+/// Slider attacks by magic table lookups.
 #[derive(Copy, Clone, Default, Debug)]
 pub struct Magic;
 

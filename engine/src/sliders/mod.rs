@@ -4,12 +4,12 @@
 
 #[allow(dead_code)]
 pub(crate) mod gen;
-pub mod magic;
+pub(crate) mod magic;
 #[allow(dead_code)]
 pub(crate) mod magic_numbers;
 #[cfg(target_feature = "bmi2")]
-pub mod pext;
-pub mod raywalk;
+pub(crate) mod pext;
+pub(crate) mod raywalk;
 
 use crate::bitboard::Bitboard;
 use crate::types::Square;
@@ -25,9 +25,12 @@ pub trait Sliders: Copy + Default + Send + Sync + 'static {
     /// Name used on the command line and in results.
     const NAME: &'static str;
 
+    /// Rook attacks from `sq`.
     fn rook(sq: Square, occupied: Bitboard) -> Bitboard;
+    /// Bishop attacks from `sq`.
     fn bishop(sq: Square, occupied: Bitboard) -> Bitboard;
 
+    /// Queen attacks from `sq`: rook and bishop attacks together.
     #[inline(always)]
     fn queen(sq: Square, occupied: Bitboard) -> Bitboard {
         Self::rook(sq, occupied) | Self::bishop(sq, occupied)
@@ -38,6 +41,8 @@ pub trait Sliders: Copy + Default + Send + Sync + 'static {
 /// has BMI2 (the default `x86-64-v3` build), magic otherwise.
 #[cfg(target_feature = "bmi2")]
 pub type FastSliders = Pext;
+/// The fastest slider implementation this build has: PEXT where the target
+/// has BMI2 (the default `x86-64-v3` build), magic otherwise.
 #[cfg(not(target_feature = "bmi2"))]
 pub type FastSliders = Magic;
 
@@ -60,7 +65,9 @@ pub(crate) mod tables {
 /// Which slider implementation a command-line user asked for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum SliderKind {
+    /// Magic bitboards ([`Magic`]).
     Magic,
+    /// PEXT lookups (`Pext`, where the target has BMI2).
     Pext,
 }
 

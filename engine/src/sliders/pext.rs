@@ -7,6 +7,7 @@ use super::{SliderEntry, Sliders};
 use crate::bitboard::Bitboard;
 use crate::types::Square;
 
+/// Slider attacks by PEXT table lookups.
 #[derive(Copy, Clone, Default, Debug)]
 pub struct Pext;
 

@@ -6,6 +6,7 @@ use crate::bitboard::Bitboard;
 use crate::tables::{BISHOP_DELTAS, ROOK_DELTAS};
 use crate::types::Square;
 
+/// Slider attacks by walking the 0x88 rays (the old way).
 #[derive(Copy, Clone, Default, Debug)]
 pub struct RayWalk;
 

@@ -59,31 +59,41 @@ pub fn default_positions() -> Vec<Position> {
 /// One bench position's search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BenchLine {
+    /// The position.
     pub fen: String,
+    /// Nodes searched (moves made, as Crafty counts them).
     pub nodes: u64,
     /// Of `nodes`, moves made and pruned unsearched.
     pub pruned: u64,
+    /// Search time.
     pub elapsed: Duration,
+    /// The best move, UCI.
     pub best: String,
+    /// Its internal score.
     pub score: i32,
 }
 
 /// The whole bench.
 #[derive(Clone, Debug)]
 pub struct BenchReport {
+    /// The profile that searched.
     pub profile: &'static str,
+    /// The depth of every search.
     pub depth: u32,
+    /// The transposition table size, MiB.
     pub hash_mb: usize,
+    /// One line per position, in bench order.
     pub lines: Vec<BenchLine>,
     /// Evaluation counters over the whole bench.
     pub eval: EvalStats,
     /// The process's memory on transparent huge pages at the end of the
     /// bench, tables still allocated, in KiB (`None` where the system does
-    /// not say; see [`crate::large_pages`]).
+    /// not say).
     pub huge_pages_kib: Option<u64>,
 }
 
 impl BenchReport {
+    /// Nodes over all positions.
     pub fn nodes(&self) -> u64 {
         self.lines.iter().map(|l| l.nodes).sum()
     }
@@ -98,6 +108,7 @@ impl BenchReport {
         self.lines.iter().map(|l| l.elapsed).sum()
     }
 
+    /// Nodes per second over the search time.
     pub fn nps(&self) -> u64 {
         nps(self.nodes(), self.elapsed())
     }

@@ -38,6 +38,7 @@ type RecaptureFn = fn(&Position, Move) -> bool;
 pub struct Difference {
     /// Index of the position in the sweep.
     pub position: usize,
+    /// The position as FEN.
     pub fen: String,
     /// What was compared and what each side said.
     pub detail: String,
@@ -46,13 +47,18 @@ pub struct Difference {
 /// How one old/new pair fared.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PairReport {
+    /// The pair's name (`attackers`, `see`, ...).
     pub name: &'static str,
+    /// Cases compared.
     pub compared: u64,
+    /// Cases where old and new differed.
     pub differed: u64,
+    /// The first case that differed.
     pub first: Option<Difference>,
 }
 
 impl PairReport {
+    /// A pair named `name` with nothing compared yet.
     pub fn new(name: &'static str) -> PairReport {
         PairReport { name, compared: 0, differed: 0, first: None }
     }
@@ -73,7 +79,9 @@ impl PairReport {
 /// Every pair's result over one set of positions.
 #[derive(Clone, Debug)]
 pub struct EquivReport {
+    /// Positions swept.
     pub positions: usize,
+    /// One report per pair, in table order.
     pub pairs: Vec<PairReport>,
 }
 
@@ -92,6 +100,7 @@ impl EquivReport {
         }
     }
 
+    /// Differing cases over every pair.
     pub fn differences(&self) -> u64 {
         self.pairs.iter().map(|p| p.differed).sum()
     }

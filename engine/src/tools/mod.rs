@@ -2,7 +2,7 @@
 //! subcommands, the tests and boardbench run on top of the core API, and
 //! nothing the search or the evaluation needs.
 //!
-//! * [`bench`]: the fixed-depth bench and its node-count signature.
+//! * [`bench`](mod@bench): the fixed-depth bench and its node-count signature.
 //! * [`suite`]: EPD test-suite solving, with [`san`] move notation.
 //! * [`perft`]: leaf counts of the legal move tree.
 //! * [`randpos`]: seeded random legal positions; [`equiv`]: the sweep that

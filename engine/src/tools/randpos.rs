@@ -27,11 +27,14 @@ use std::sync::OnceLock;
 /// How a random position is made.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum RandomMode {
+    /// Random material placed on an empty board.
     Placement,
+    /// Random legal moves from a real position.
     Playout,
 }
 
 impl RandomMode {
+    /// The mode's name on the command line.
     pub const fn name(self) -> &'static str {
         match self {
             RandomMode::Placement => "placement",

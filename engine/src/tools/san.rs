@@ -15,14 +15,29 @@ use thiserror::Error;
 /// Why a move text was not understood.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SanError {
+    /// Nothing but blanks.
     #[error("empty move")]
     Empty,
+    /// Text that is not a move in any notation accepted.
     #[error("{text:?} is not a move in algebraic notation")]
-    Syntax { text: String },
+    Syntax {
+        /// The move as written.
+        text: String,
+    },
+    /// A well-formed move that is not legal here.
     #[error("{text:?} matches no legal move in this position")]
-    NoSuchMove { text: String },
+    NoSuchMove {
+        /// The move as written.
+        text: String,
+    },
+    /// A move that fits more than one legal move.
     #[error("{text:?} is ambiguous here ({candidates})")]
-    Ambiguous { text: String, candidates: String },
+    Ambiguous {
+        /// The move as written.
+        text: String,
+        /// The legal moves it fits.
+        candidates: String,
+    },
 }
 
 /// Parse `text` as a UCI move (`e2e4`, `e7e8q`) if it has that shape.

@@ -17,28 +17,69 @@ use thiserror::Error;
 /// Why a suite file could not be used.
 #[derive(Debug, Error)]
 pub enum SuiteError {
+    /// The file could not be read as EPD.
     #[error("{0}")]
     File(#[from] EpdFileError),
+    /// A `bm` or `am` move that is not a legal move of its position.
     #[error("{0}")]
     Move(Box<BadAnswer>),
+    /// A position with neither `bm` nor `am`.
     #[error("{path}: {name}: neither a bm nor an am operation")]
-    NoAnswer { path: PathBuf, name: String },
+    NoAnswer {
+        /// The suite file.
+        path: PathBuf,
+        /// The position's `id` (or `#n`).
+        name: String,
+    },
+    /// `c8` points that do not pair with the `c9` moves.
     #[error("{path}: {name}: c8 points {c8:?} do not pair with c9 moves {c9:?}")]
-    Points { path: PathBuf, name: String, c8: String, c9: String },
+    Points {
+        /// The suite file.
+        path: PathBuf,
+        /// The position's `id` (or `#n`).
+        name: String,
+        /// The `c8` text.
+        c8: String,
+        /// The `c9` text.
+        c9: String,
+    },
+    /// A `c9` move that is not a legal move of its position.
     #[error("{path}: {name}: c9 move {text:?}: {source}")]
-    PointsMove { path: PathBuf, name: String, text: String, source: SanError },
+    PointsMove {
+        /// The suite file.
+        path: PathBuf,
+        /// The position's `id` (or `#n`).
+        name: String,
+        /// The move as written.
+        text: String,
+        /// Why it is not a legal move.
+        source: SanError,
+    },
+    /// A move that is both a `bm` and an `am` move.
     #[error("{path}: {name}: {mv} is both a bm and an am move; the position can never be solved")]
-    Contradiction { path: PathBuf, name: String, mv: String },
+    Contradiction {
+        /// The suite file.
+        path: PathBuf,
+        /// The position's `id` (or `#n`).
+        name: String,
+        /// The move.
+        mv: String,
+    },
 }
 
 /// A `bm` or `am` move that names no legal move.
 #[derive(Debug, Error)]
 #[error("{path}: {name}: {opcode} {text:?}: {source}")]
 pub struct BadAnswer {
+    /// The suite file.
     pub path: PathBuf,
+    /// The position's `id` (or `#n`).
     pub name: String,
+    /// `bm` or `am`.
     pub opcode: String,
+    /// The move as written.
     pub text: String,
+    /// Why it is not a legal move.
     pub source: SanError,
 }
 
@@ -47,8 +88,11 @@ pub struct BadAnswer {
 pub struct SuitePosition {
     /// The EPD `id`, or `#n` (1-based record number) without one.
     pub name: String,
+    /// The position.
     pub position: Position,
+    /// The `bm` moves: any of them solves it.
     pub best: Vec<Move>,
+    /// The `am` moves: none of them may be played.
     pub avoid: Vec<Move>,
     /// Scored alternatives (STS): move and points.
     pub points: Vec<(Move, u32)>,
@@ -133,39 +177,56 @@ pub fn load_suite(path: &Path) -> Result<Vec<SuitePosition>, SuiteError> {
 /// What the search played in one position.
 #[derive(Clone, Debug)]
 pub struct SuiteOutcome {
+    /// The position's name, as in [`SuitePosition::name`].
     pub name: String,
+    /// The move the search played.
     pub found: Move,
+    /// That move in SAN.
     pub found_san: String,
+    /// The `bm` moves in SAN.
     pub expected: Vec<String>,
+    /// The `am` moves in SAN.
     pub avoided: Vec<String>,
+    /// Was the position solved?
     pub solved: bool,
+    /// Points of the move played (STS), if the position scores alternatives.
     pub points: Option<u32>,
+    /// The search's score in centipawns (side to move).
     pub score: i32,
+    /// The depth of the last completed iteration.
     pub depth: u32,
+    /// Nodes searched.
     pub nodes: u64,
+    /// Time spent.
     pub elapsed: Duration,
 }
 
 /// A whole suite run.
 #[derive(Clone, Debug)]
 pub struct SuiteReport {
+    /// The profile that searched.
     pub profile: &'static str,
+    /// One outcome per position, in file order.
     pub outcomes: Vec<SuiteOutcome>,
 }
 
 impl SuiteReport {
+    /// Positions solved.
     pub fn solved(&self) -> usize {
         self.outcomes.iter().filter(|o| o.solved).count()
     }
 
+    /// Nodes over all positions.
     pub fn nodes(&self) -> u64 {
         self.outcomes.iter().map(|o| o.nodes).sum()
     }
 
+    /// Time over all positions.
     pub fn elapsed(&self) -> Duration {
         self.outcomes.iter().map(|o| o.elapsed).sum()
     }
 
+    /// Nodes per second over all positions.
     pub fn nps(&self) -> u64 {
         nps(self.nodes(), self.elapsed())
     }

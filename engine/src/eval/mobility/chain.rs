@@ -81,6 +81,7 @@ pub fn knight<const MIRROR: bool>(
     PieceMobility { mobility: mobile.count() as u8, ..PieceMobility::default() }
 }
 
+/// Bishops: one probe per diagonal segment, and one more past each pass-through blocker.
 #[inline(always)]
 pub fn bishop<S: Sliders, const MIRROR: bool>(
     pos: &mut Position,
@@ -107,6 +108,7 @@ pub fn bishop<S: Sliders, const MIRROR: bool>(
     }
 }
 
+/// Rooks: one probe per line segment, and one more past each pass-through blocker.
 #[inline(always)]
 pub fn rook<S: Sliders, const MIRROR: bool>(
     pos: &mut Position,
@@ -131,6 +133,8 @@ pub fn rook<S: Sliders, const MIRROR: bool>(
     }
 }
 
+/// Queens: line and diagonal probes, chained through own rooks and queens
+/// on lines and own bishops and queens on diagonals.
 #[inline(always)]
 pub fn queen<S: Sliders, const MIRROR: bool>(
     pos: &mut Position,

@@ -183,6 +183,7 @@ pub fn knight<const MIRROR: bool>(
     m
 }
 
+/// Bishops: walk each diagonal, classifying every square by the case table.
 pub fn bishop<const MIRROR: bool>(
     pos: &mut Position,
     acc: &mut Accumulators,
@@ -212,6 +213,7 @@ pub fn bishop<const MIRROR: bool>(
     m
 }
 
+/// Rooks: walk each line, classifying every square by the case table.
 pub fn rook<const MIRROR: bool>(
     pos: &mut Position,
     acc: &mut Accumulators,
@@ -231,6 +233,7 @@ pub fn rook<const MIRROR: bool>(
     m
 }
 
+/// Queens: walk all eight rays, classifying every square by the case table.
 pub fn queen<const MIRROR: bool>(
     pos: &mut Position,
     acc: &mut Accumulators,

@@ -38,8 +38,9 @@ pub struct PieceMobility {
     pub mobility: u8,
     /// Most mobility along a single ray (bishops, rooks).
     pub best_ray: u8,
-    /// Friendly rooks met on the rook's rank / file (rooks).
+    /// Friendly rooks met on the rook's rank (rooks).
     pub connected_rank: u8,
+    /// Friendly rooks met on the rook's file (rooks).
     pub connected_file: u8,
     /// Walked squares next to the enemy king (queens).
     pub king_walks: u8,
@@ -250,14 +251,19 @@ pub(super) fn queen_report(pos: &Position, color: Color, mobile: Bitboard, walke
 /// Which implementation a piece type uses.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MobilityKind {
+    /// The old case-table ray walk over the mailbox.
     Mailbox,
+    /// The exact port as chains of magic/PEXT probes.
     Chain,
+    /// Seed 000's single-probe approximation.
     SingleProbe,
 }
 
 impl MobilityKind {
+    /// The three implementations.
     pub const ALL: [MobilityKind; 3] = [MobilityKind::Mailbox, MobilityKind::Chain, MobilityKind::SingleProbe];
 
+    /// The name on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
             MobilityKind::Mailbox => "mailbox",
@@ -266,6 +272,7 @@ impl MobilityKind {
         }
     }
 
+    /// The implementation of this name, if any.
     pub fn parse(s: &str) -> Option<MobilityKind> {
         MobilityKind::ALL.into_iter().find(|k| k.name() == s)
     }
@@ -286,6 +293,7 @@ pub trait MobilitySet: Copy {
     fn words(&self) -> bool;
     /// Does any piece type use bitboards (so accumulators are kept)?
     fn accs(&self) -> bool;
+    /// The mobility of `c`'s knight on `sq`, recording its attacks.
     fn knight(
         &self,
         pos: &mut Position,
@@ -294,6 +302,7 @@ pub trait MobilitySet: Copy {
         c: Color,
         sq: Square,
     ) -> PieceMobility;
+    /// The mobility of `c`'s bishop on `sq`, recording its attacks.
     fn bishop(
         &self,
         pos: &mut Position,
@@ -302,6 +311,7 @@ pub trait MobilitySet: Copy {
         c: Color,
         sq: Square,
     ) -> PieceMobility;
+    /// The mobility of `c`'s rook on `sq`, recording its attacks.
     fn rook(
         &self,
         pos: &mut Position,
@@ -310,6 +320,7 @@ pub trait MobilitySet: Copy {
         c: Color,
         sq: Square,
     ) -> PieceMobility;
+    /// The mobility of `c`'s queen on `sq`, recording its attacks.
     fn queen(
         &self,
         pos: &mut Position,

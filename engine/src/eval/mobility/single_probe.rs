@@ -34,6 +34,7 @@ fn xray_past(
     xray
 }
 
+/// Bishops: one probe, x-rays only through a directly attacked enemy rook, queen or king.
 pub fn bishop<S: Sliders, const MIRROR: bool>(
     pos: &mut Position,
     acc: &mut Accumulators,
@@ -51,6 +52,7 @@ pub fn bishop<S: Sliders, const MIRROR: bool>(
     PieceMobility { mobility: mobile.count() as u8, best_ray: best_ray(mobile, sq, 4..8), ..PieceMobility::default() }
 }
 
+/// Rooks: one probe, x-rays only through a directly attacked enemy queen or king.
 pub fn rook<S: Sliders, const MIRROR: bool>(
     pos: &mut Position,
     acc: &mut Accumulators,
@@ -68,6 +70,8 @@ pub fn rook<S: Sliders, const MIRROR: bool>(
     rook_report(pos, color, sq, mobile, direct)
 }
 
+/// Queens: a line and a diagonal probe, x-rays only through a directly
+/// attacked enemy queen or king.
 pub fn queen<S: Sliders, const MIRROR: bool>(
     pos: &mut Position,
     acc: &mut Accumulators,
