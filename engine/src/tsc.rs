@@ -1,8 +1,8 @@
-//! Fenced time-stamp-counter reads (DESIGN §5): `lfence; rdtsc; lfence` to
-//! start a timed region, `rdtscp; lfence` to end it, never CPUID (a VM exit
-//! under KVM). TSC ticks are not core cycles; callers report ticks and
-//! convert only with a calibration. On targets without a TSC these fall
-//! back to a monotonic nanosecond clock.
+//! Fenced time-stamp-counter reads (ARCHITECTURE.md, "Measuring"): `lfence;
+//! rdtsc; lfence` to start a timed region, `rdtscp; lfence` to end it, never
+//! CPUID (a VM exit under KVM). TSC ticks are not core cycles; callers report
+//! ticks and convert only with a calibration. On targets without a TSC these
+//! fall back to a monotonic nanosecond clock.
 
 /// Read the counter at the start of a timed region.
 #[inline(always)]

@@ -1,7 +1,7 @@
 //! The small value types every other module speaks: colours, piece types,
 //! piece codes, the two square numberings and castling rights.
 //!
-//! Square numbering (DESIGN §3): the 0x88 index is `row * 16 + file` and the
+//! Square numbering: the 0x88 index is `row * 16 + file` and the
 //! 64-square index is `row * 8 + file`, with row 0 = rank 8. So a8 is 0 in
 //! both, h1 is 0x77 in 0x88 and 63 in the 64-square index, and "towards
 //! rank 8" is a negative step in both.
@@ -113,7 +113,8 @@ impl PieceType {
         unsafe { core::mem::transmute::<u8, PieceType>(i as u8) }
     }
 
-    /// Material value used by SEE and the material tallies (DESIGN §4.3).
+    /// Material value used by SEE and the material tallies: pawn 100,
+    /// knight and bishop 300, rook 500, queen 975.
     /// The king's value only matters for the "king included" material test
     /// of the defect count and for ordering a king last.
     #[inline(always)]

@@ -1,4 +1,5 @@
-//! Hand-checked mobility cases (DESIGN §4.1) through all three
+//! Hand-checked mobility cases (the case table, ARCHITECTURE.md
+//! "Evaluation") through all three
 //! implementations, and the attack words the mailbox walk leaves behind.
 
 use engine::defects::MailboxDefects;

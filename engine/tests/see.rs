@@ -1,5 +1,6 @@
-//! SEE through both attacker builders: DESIGN §4.3's reference table (via
-//! the library and via `engine see`), identical `seescores` listings for
+//! SEE through both attacker builders: the five reference exchanges
+//! (ARCHITECTURE.md, "Old and new routines"; via the library and via
+//! `engine see`), identical `seescores` listings for
 //! ecm.epd and wac.epd, and what `see` says about quiet moves.
 
 use engine::attackers::{BitboardAttackers, MailboxAttackers};
@@ -11,7 +12,7 @@ use engine::{Move, Position};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-/// DESIGN §4.3: FEN, move, SEE (White to move).
+/// The reference exchanges: FEN, move, SEE (White to move).
 const REFERENCES: [(&str, &str, i32); 5] = [
     ("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - -", "e1e5", 100),
     ("1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - -", "d3e5", -200),

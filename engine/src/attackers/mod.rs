@@ -6,7 +6,8 @@
 //! Two questions are answered here, each in both forms:
 //!
 //! * is-square-attacked: [`is_attacked_mailbox`], [`is_attacked_bitboard`];
-//! * the attacker list SEE plays out (DESIGN §4.3): an [`AttackerBuilder`]
+//! * the attacker list SEE plays out (ARCHITECTURE.md, "Old and new
+//!   routines"): an [`AttackerBuilder`]
 //!   fills a [`SeeList`]. [`MailboxAttackers`] is the old `GetAttacks`
 //!   (pawns, then the non-pawn list backwards so the king comes last);
 //!   [`BitboardAttackers`] is built on [`who_attacks`], the per-type
@@ -133,7 +134,7 @@ impl FixedVec<SeeEntry, SEE_LIST_CAPACITY> {
     }
 }
 
-/// Builds the attacker list of a square (DESIGN §4.3): every piece of
+/// Builds the attacker list of a square: every piece of
 /// `color` attacking `sq`, leapers by pattern, sliders only through empty
 /// squares; no x-rays, pins or en passant. `list` is cleared first. The
 /// order of the entries is the builder's own; SEE sorts them.

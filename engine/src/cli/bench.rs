@@ -11,9 +11,7 @@ use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct BenchArgs {
-    /// Engine profile: mailbox, bitboard or single-probe; or bitboard-old-R / mailbox-new-R, one routine R
-    /// (movegen, attacks, defects, mobility) swapped to its other form.
-    #[arg(long, default_value = "bitboard", value_parser = parse_profile)]
+    #[arg(long, default_value_t = ProfileKind::default(), value_parser = parse_profile, help = profile_help())]
     pub profile: ProfileKind,
     /// Search depth in plies.
     #[arg(long, default_value_t = DEFAULT_BENCH_DEPTH)]
@@ -32,6 +30,12 @@ pub struct BenchArgs {
 /// clap parser for a profile name.
 pub fn parse_profile(s: &str) -> Result<ProfileKind, String> {
     s.parse::<ProfileKind>().map_err(|e| e.to_string())
+}
+
+/// The `--profile` help: every profile's name, from the profile table.
+pub fn profile_help() -> String {
+    let names: Vec<&str> = ProfileKind::EVERY.iter().map(|k| k.name()).collect();
+    format!("Engine profile: {}", names.join(", "))
 }
 
 /// Percentage of `part` in `whole` (0 for an empty whole).

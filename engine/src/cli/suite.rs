@@ -1,7 +1,7 @@
 //! `engine suite`: solve counts of a `bm`/`am` EPD test suite at a fixed
 //! depth or node budget per position.
 
-use super::bench::parse_profile;
+use super::bench::{parse_profile, profile_help};
 use super::{print_json, CliError, CliResult};
 use clap::Args;
 use engine::search::{Limits, ProfileKind, DEFAULT_HASH_MB, MAX_DEPTH};
@@ -20,9 +20,7 @@ pub struct SuiteArgs {
     /// Search each position for this many nodes.
     #[arg(long)]
     nodes: Option<u64>,
-    /// Engine profile: mailbox, bitboard or single-probe; or bitboard-old-R / mailbox-new-R, one routine R
-    /// (movegen, attacks, defects, mobility) swapped to its other form.
-    #[arg(long, default_value = "bitboard", value_parser = parse_profile)]
+    #[arg(long, default_value_t = ProfileKind::default(), value_parser = parse_profile, help = profile_help())]
     profile: ProfileKind,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = DEFAULT_HASH_MB)]

@@ -1,4 +1,4 @@
-//! King-safety defects (DESIGN §4.2), the quick geometric count that search
+//! King-safety defects, the quick geometric count that search
 //! consults at nodes where the full evaluation may never run (lazy-eval
 //! margins, the one-legal-reply and qsearch-in-check extensions).
 //!
@@ -35,7 +35,8 @@ use crate::types::{Color, PieceType, Square};
 pub struct KingDefects {
     /// The defect count.
     pub count: i32,
-    /// How much of the count came from enemy pieces bearing on the king zone (the count less the square's base).
+    /// How much of the count came from enemy pieces bearing on the king zone
+    /// (the count less the square's base).
     pub pointing: i32,
 }
 

@@ -1,11 +1,11 @@
-//! King evaluation (DESIGN §8): with enough enemy material, a danger counter
-//! built from the ring around the king (attacks by class, the three squares
-//! in front, empty and enemy-occupied squares, squares only the king
-//! defends, x-rays), open files, pawn storm and shield, the attacker
-//! pattern, flight squares and the pointing count of the defect geometry,
-//! mapped through a steep saturating table and scaled by the enemy army.
-//! Uncastled kings pay for minors at home and lost rights; in the endgame
-//! the king centralises, escorts passers and races to the pawns.
+//! King evaluation (ARCHITECTURE.md, "Evaluation"): with enough enemy
+//! material, a danger counter built from the ring around the king (attacks by
+//! class, the three squares in front, empty and enemy-occupied squares,
+//! squares only the king defends, x-rays), open files, pawn storm and shield,
+//! the attacker pattern, flight squares and the pointing count of the defect
+//! geometry, mapped through a steep saturating table and scaled by the enemy
+//! army. Uncastled kings pay for minors at home and lost rights; in the
+//! endgame the king centralises, escorts passers and races to the pawns.
 //!
 //! All attack questions go through [`AttackView`], so this code is the same
 //! for attack words and accumulators.

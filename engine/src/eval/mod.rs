@@ -1,10 +1,10 @@
-//! The evaluation, in the order of DESIGN §4.4: eval-hash probe; material
-//! (from the material table);
-//! pawns (pawn hash); passer race; bad trades; bishop pair; lazy exit with
-//! margins widened by king-safety defects and passers; attack state from
-//! pawns; minors (side to move first), rooks, queens — non-mobility terms,
-//! then mobility; kings; passers with full attack information; en-prise and
-//! trapped records; scaling; eval-hash store.
+//! The evaluation, in this order (ARCHITECTURE.md, "Evaluation"): eval-hash
+//! probe; material (from the material table); pawns (pawn hash); passer race;
+//! bad trades; bishop pair; lazy exit with margins widened by king-safety
+//! defects and passers; attack state from pawns; minors (side to move first),
+//! rooks, queens — non-mobility terms, then mobility; kings; passers with
+//! full attack information; en-prise and trapped records; scaling; eval-hash
+//! store.
 //!
 //! [`Evaluation`] is generic over the mobility implementation per piece type
 //! ([`mobility::MobilitySet`]) and the defect counter, so each engine
@@ -508,7 +508,8 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
             };
             self.eval_hash.store(pos.key(), entry);
         });
-        // Adapt the lazy margin to how far full evals stray from the cheap part.
+        // Adapt the lazy margin to how far full evals stray from the cheap
+        // part.
         let stray = (white - lazy_white).abs();
         self.margin = stray.max(self.margin - self.margin / 16).max(self.weights.lazy_margin_min);
         white * stm.sign()

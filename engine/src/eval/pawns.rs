@@ -2,8 +2,9 @@
 //! the position's pawn bitboards (never bit by bit from the piece lists):
 //! passers, candidates, stationary and backward pawns, isolated pawns,
 //! doubled pawns, duos, per-file counts, rammed pairs and unmoved pawns
-//! (DESIGN §8). Terms that depend on pieces are applied by the caller from
-//! what the entry stores (doubled pawns weigh more with fewer majors).
+//! (ARCHITECTURE.md, "Evaluation"). Terms that depend on pieces are applied
+//! by the caller from what the entry stores (doubled pawns weigh more with
+//! fewer majors).
 
 use super::hash::Keyed;
 use super::weights::Weights;
@@ -27,7 +28,8 @@ pub struct PawnEntry {
     pub passers: [Bitboard; 2],
     /// Each side's candidate passers.
     pub candidates: [Bitboard; 2],
-    /// Each side's stationary pawns (blocked by a pawn directly ahead, or backward).
+    /// Each side's stationary pawns (blocked by a pawn directly ahead, or
+    /// backward).
     pub stationary: [Bitboard; 2],
     /// Each side's pawns per file (a = 0).
     pub file_counts: [[u8; 8]; 2],
@@ -311,7 +313,8 @@ mod tests {
 
     #[test]
     fn backward_isolated_doubled() {
-        // d3 is backward: c4 stands diagonally ahead, e4... stop square d4 hit by e5.
+        // d3 is backward: c4 stands diagonally ahead, e4... stop square d4
+        // hit by e5.
         let e = entry("4k3/8/8/4p3/2P5/3P4/8/4K3 w - - 0 1");
         assert!(e.stationary[0].has(sq("d3")));
         let e = entry("4k3/8/8/8/8/P7/P7/4K3 w - - 0 1");
@@ -427,8 +430,8 @@ mod tests {
         near || (enemy & level_or_behind & Bitboard::file(f)).is_empty()
     }
 
-    /// Random positions and the real games' positions they start from: the set-wise entry
-    /// equals the pawn-by-pawn one, field by field.
+    /// Random positions and the real games' positions they start from: the
+    /// set-wise entry equals the pawn-by-pawn one, field by field.
     #[test]
     fn set_wise_entry_equals_the_pawn_by_pawn_one() {
         let w = Weights::default();

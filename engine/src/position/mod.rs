@@ -1,5 +1,5 @@
 //! `Position`: one chess position kept in two representations at once
-//! (DESIGN §3).
+//! (ARCHITECTURE.md, "Position and its primitives").
 //!
 //! * Mailbox (old): a 128-entry 0x88 array. On-board cell `sq` holds the
 //!   piece code and the piece's index in its colour's list; the off-board
@@ -12,7 +12,8 @@
 //!
 //! The invariants between them are kept by three primitives only,
 //! `slide_known`, `lift_known` and `place_known` (in `board.rs`), each in a
-//! hashing form for make and a non-hashing form for unmake. Nothing else writes the board.
+//! hashing form for make and a non-hashing form for unmake. Nothing else
+//! writes the board.
 
 mod board;
 pub mod epd;
@@ -78,7 +79,8 @@ pub(crate) struct Undo {
     pub state: Irreversible,
 }
 
-/// A chess position in both representations (see the module docs), with the history make/unmake need.
+/// A chess position in both representations (see the module docs), with the
+/// history make/unmake need.
 #[derive(Clone)]
 pub struct Position {
     cells: [Cell; 128],
@@ -149,7 +151,8 @@ impl Position {
         self.cells[sq.index()][1] as usize
     }
 
-    /// The attack word of `sq` for `color` (DESIGN §3.1), stored in the
+    /// The attack word of `sq` for `color` (bits in
+    /// [`eval::attacks`](crate::eval::attacks)), stored in the
     /// square's off-board twin.
     #[inline(always)]
     pub fn attack_word(&self, sq: Square88, color: Color) -> u32 {
@@ -206,7 +209,8 @@ impl Position {
         self.type_count[color.index()][kind.index()] as u32
     }
 
-    /// Non-pawn material of `color`, king included (DESIGN §4.2).
+    /// Non-pawn material of `color`, king included (the defect count's
+    /// material test reads it).
     #[inline(always)]
     pub fn non_pawn_material(&self, color: Color) -> i32 {
         self.non_pawn_material[color.index()]
@@ -298,7 +302,8 @@ impl Position {
         self.state.ep
     }
 
-    /// Half-moves since the last capture or pawn move (the fifty-move rule's clock).
+    /// Half-moves since the last capture or pawn move (the fifty-move rule's
+    /// clock).
     #[inline(always)]
     pub fn halfmove_clock(&self) -> u32 {
         self.state.halfmove

@@ -5,10 +5,11 @@
 //! * Interior nodes: transposition table cutoffs (non-PV), reverse futility
 //!   and null-move pruning, futility and late move pruning of quiet moves,
 //!   late move reductions, killers and history, check extension, and the
-//!   one-legal-reply extension of DESIGN §4.2.
+//!   one-legal-reply extension when the king is short of defenders (a
+//!   king-safety defect count above 1, [`crate::defects`]).
 //! * Quiescence: stand pat on the (lazy) evaluation, captures and queen
 //!   promotions in MVV/LVA order, losing captures pruned by SEE, delta
-//!   pruning, and the qsearch-in-check extension of DESIGN §4.2.
+//!   pruning, and the qsearch-in-check extension under the same condition.
 //! * Draws: repetition, the fifty-move rule, insufficient material. Mates
 //!   are `±(MATE - ply)`.
 //! * Limits: depth, nodes, move time, clock, infinite; a shared stop flag.
@@ -727,8 +728,8 @@ impl<P: Profile> Searcher<P> {
         if !root && pos.halfmove_clock() >= 100 {
             return DRAW; // in check but not mated: the fifty-move rule holds
         }
-        // One-legal-reply extension (DESIGN §4.2): only when the king is
-        // short of defenders.
+        // One-legal-reply extension: only when the king is short of
+        // defenders (defect count above 1).
         let one_reply = !quiets_pending && list.len() == 1 && P::Defects::count(pos, pos.side_to_move()).count > 1;
 
         let killers = self.killers.get(ply);
@@ -909,8 +910,9 @@ impl<P: Profile> Searcher<P> {
             return DRAW;
         }
         if in_check && P::Defects::count(pos, pos.side_to_move()).count > 1 {
-            // The qsearch-in-check extension (DESIGN §4.2): a king short of
-            // defenders searches every evasion and may not stand pat.
+            // The qsearch-in-check extension: a king short of defenders
+            // (defect count above 1) searches every evasion and may not
+            // stand pat.
             return self.qsearch_moves(pos, ply, alpha, beta, None);
         }
         // Stand pat. In check without the extension the captures searched

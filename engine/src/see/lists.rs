@@ -1,4 +1,5 @@
-//! Static exchange evaluation (DESIGN §4.3), over either attacker builder.
+//! Static exchange evaluation over either attacker builder (the rules are
+//! in ARCHITECTURE.md, "Old and new routines").
 //!
 //! [`see`] builds both colours' attacker lists of the move's destination
 //! with an [`AttackerBuilder`] (the old mailbox `GetAttacks` or the new
@@ -258,7 +259,8 @@ mod tests {
         a
     }
 
-    /// DESIGN §4.3's reference table.
+    /// The five reference exchanges, valued by hand (ARCHITECTURE.md, "Old
+    /// and new routines").
     #[test]
     fn reference_positions() {
         assert_eq!(see_all("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - -", "e1e5"), 100);
@@ -304,7 +306,8 @@ mod tests {
 
     #[test]
     fn pins_count_on_the_board_the_exchange_has_left() {
-        // DESIGN's fourth reference: the knight on e7 is pinned and skipped.
+        // The fourth reference exchange: the knight on e7 is pinned and
+        // skipped.
         assert_eq!(see_all("5k2/4n3/8/3p4/1B6/8/3R4/4K3 w - -", "d2d5"), 100);
         // The queen on d4 pins the knight on f6 until it captures on d5
         // itself; then the knight takes it.

@@ -26,8 +26,9 @@ pub const SIGNATURE_DEPTH: u32 = 7;
 /// `mailbox` or `bitboard` profile.
 pub const BENCH_SIGNATURE: u64 = 769_105;
 
-/// The bench positions: opening, middlegame and endgame (DESIGN §6 buckets
-/// by men on the board), each with where it comes from in `positions/`.
+/// The bench positions: opening, middlegame and endgame (by men on the board,
+/// kings and pawns included: 26-32, 13-25, 2-12), each with where it comes
+/// from in `positions/`.
 pub const BENCH_POSITIONS: [(&str, &str); 20] = [
     ("start position", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
     ("lichess_popular_20k.epd:501", "rnbqk2r/pppp1ppp/4pn2/8/1b1P1B2/2N5/PPP1PPPP/R2QKBNR w KQkq - 0 1"),

@@ -1,5 +1,6 @@
 //! The equivalence sweep: run every old/new pair on the same positions and
-//! count the cases that differ (DESIGN §4: "must agree").
+//! count the cases that differ (what each pair must agree on:
+//! ARCHITECTURE.md, "Old and new routines").
 //!
 //! | pair | old | new | one case |
 //! |---|---|---|---|

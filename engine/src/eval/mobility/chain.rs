@@ -1,10 +1,10 @@
 //! The exact bitboard port of the mailbox walk. One probe gives the first
-//! segment of every ray; each pass-through blocker on it (per the case
-//! table of DESIGN §4.1) starts a chain along its own ray: probe again with
-//! that blocker removed, keep the squares beyond it, repeat while the new
-//! terminal square is itself a pass-through blocker. The mobility rules are
-//! then set operations over all walked squares, so every count, bonus and
-//! attack set equals the mailbox walk's.
+//! segment of every ray; each pass-through blocker on it (per the mailbox
+//! walk's case table, ARCHITECTURE.md "Evaluation") starts a chain along its
+//! own ray: probe again with that blocker removed, keep the squares beyond
+//! it, repeat while the new terminal square is itself a pass-through blocker.
+//! The mobility rules are then set operations over all walked squares, so
+//! every count, bonus and attack set equals the mailbox walk's.
 //!
 //! Writes accumulators (direct and x-ray sets), never the attack words,
 //! except with `MIRROR` in mixed per-piece configurations.
@@ -81,7 +81,8 @@ pub fn knight<const MIRROR: bool>(
     PieceMobility { mobility: mobile.count() as u8, ..PieceMobility::default() }
 }
 
-/// Bishops: one probe per diagonal segment, and one more past each pass-through blocker.
+/// Bishops: one probe per diagonal segment, and one more past each
+/// pass-through blocker.
 #[inline(always)]
 pub fn bishop<S: Sliders, const MIRROR: bool>(
     pos: &mut Position,
@@ -108,7 +109,8 @@ pub fn bishop<S: Sliders, const MIRROR: bool>(
     }
 }
 
-/// Rooks: one probe per line segment, and one more past each pass-through blocker.
+/// Rooks: one probe per line segment, and one more past each pass-through
+/// blocker.
 #[inline(always)]
 pub fn rook<S: Sliders, const MIRROR: bool>(
     pos: &mut Position,

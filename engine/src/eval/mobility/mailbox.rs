@@ -1,7 +1,8 @@
 //! The old mobility: walk each ray square by square on the 0x88 board. On
 //! every visited square the piece first ORs its current bit into its own
 //! colour's attack word, then a per-colour case table indexed by the piece
-//! code there decides what happens (DESIGN §4.1). The current bit starts as
+//! code there decides what happens (`Case` below; the table is in
+//! ARCHITECTURE.md, "Evaluation"). The current bit starts as
 //! the direct bit and becomes the x-ray bit after the first pass-through
 //! blocker; squares past it keep counting under the same rules. That
 //! per-square table dispatch is the cost the migration removes.

@@ -81,7 +81,8 @@ impl MobilityInputs {
 /// chain routines, for pawns and every attacker class the evaluation
 /// records before `kind`'s (minors, then rooks, then queens; knights and
 /// bishops are one class, so their state is pawns only). That is all a
-/// routine reads: "unsafe" masks look only at lower classes (DESIGN §3.1).
+/// routine reads: "unsafe" masks look only at lower classes
+/// ([`attacks`](super::attacks)).
 /// A routine run on this state returns what it returns inside the
 /// evaluation, and running it again only re-ORs its own class's bits, so
 /// repeated calls see the same state. Allocation-free.
@@ -144,7 +145,8 @@ pub(super) fn best_ray(mobile: Bitboard, sq: Square, dirs: std::ops::Range<usize
 }
 
 /// Which walked squares count, for the two bitboard implementations: the
-/// case table of DESIGN §4.1 as square sets. A square counts if it is in
+/// mailbox walk's case table (ARCHITECTURE.md, "Evaluation") as square
+/// sets. A square counts if it is in
 /// `always`, or in `if_safe` and not attacked by the enemy classes the
 /// piece fears.
 #[derive(Copy, Clone)]
