@@ -1,5 +1,6 @@
-//! The engines whole-engine NPS is compared with (DESIGN §7), and how each
-//! one's own `bench` is driven and read:
+//! The engines whole-engine NPS is compared with (ARCHITECTURE.md,
+//! "Comparisons with other engines"), and how each one's own `bench` is
+//! driven and read:
 //!
 //! * **Crafty 25.2**: started with no arguments in a fresh temporary
 //!   directory (it writes `log.*` and `game.*` files where it runs, and reads

@@ -6,7 +6,8 @@
 //! other cores, and its real-time throttling (by default 5% of every second
 //! left to others) keeps the machine responsive. A request for a core that
 //! does not exist is an error; a pin or priority the OS refuses is recorded
-//! as such, never claimed.
+//! as such, never claimed. A child that must not inherit the pin and the
+//! real-time class (a build) is started [`unpinned`].
 
 use serde::{Deserialize, Serialize};
 

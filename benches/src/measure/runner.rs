@@ -1,9 +1,9 @@
-//! The one runner every arm goes through (DESIGN §5): a single
-//! `#[inline(never)]` function that times a batch of calls of a routine
-//! given as a function pointer, so every arm of a benchmark runs the very
-//! same machine code around its routine (two differently inlined loops
-//! showed a steady 2.6% bias on identical code; one shared runner gave
-//! 1.0000).
+//! The one runner every arm goes through (ARCHITECTURE.md, "Measuring"): a
+//! single `#[inline(never)]` function that times a batch of calls of a
+//! routine given as a function pointer, so every arm of a benchmark runs
+//! the very same machine code around its routine (two differently inlined
+//! loops showed a steady 2.6% bias on identical code; one shared runner
+//! gave 1.0000).
 //!
 //! A measurement job: for every workload (a set of prepared inputs, the
 //! same for every arm) the batch size is chosen so that each timed sample
@@ -130,8 +130,8 @@ pub struct Precision {
 const CHECK_MARGIN: f64 = 0.9;
 
 impl Precision {
-    /// The default run's rule: ±1% (DESIGN §5), between 40% and 160% of
-    /// the budget.
+    /// The default run's rule: ±1% (the precision the suite aims at),
+    /// between 40% and 160% of the budget.
     pub const DEFAULT: Precision = Precision { half_width: 0.01, min_fraction: 0.4, max_fraction: 1.6 };
 }
 

@@ -42,7 +42,7 @@ pub fn cases_main(a: &CasesCli) -> Result<i32, String> {
     let set = positions_from(&a.positions, a.per_bucket)?;
     let (cases, without) = list_cases(&set)?;
     for w in without {
-        eprintln!("boardbench: note: {w} does not measure through suite::measure; the gate cannot count it");
+        eprintln!("boardbench: note: {w} does not measure through suite::benchmark::measure; the gate cannot count it");
     }
     print_out(&cases_text(&cases))?;
     Ok(0)

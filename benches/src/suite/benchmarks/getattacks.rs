@@ -1,8 +1,8 @@
-//! getattacksbench: the attacker lists SEE plays out (DESIGN §4.3), the old
-//! `GetAttacks` (a scan of both piece lists with the 0x88 difference table,
-//! slider rays walked square by square) against the bitboard builder on
-//! `who_attacks` (leaper tables and one rook and one bishop probe, magic or
-//! PEXT).
+//! getattacksbench: the attacker lists SEE plays out (ARCHITECTURE.md, "Old
+//! and new routines"), the old `GetAttacks` (a scan of both piece lists with
+//! the 0x88 difference table, slider rays walked square by square) against
+//! the bitboard builder on `who_attacks` (leaper tables and one rook and one
+//! bishop probe, magic or PEXT).
 //!
 //! One call builds both colours' lists for one target square of one
 //! position: what SEE does before it plays a capture. The target is where
@@ -12,8 +12,8 @@
 //! occupied square other than a king (likewise picked), and a bare-kings
 //! position to the king of the side not to move. So the old cost grows with
 //! the pieces on the board (every list entry is looked at) and the new one
-//! should not (seed 001 §5): the correlation with men on the board means
-//! what it says.
+//! should not (the bitboard builder was planned to be flat in the number of
+//! pieces): the correlation with men on the board means what it says.
 
 use crate::measure::context::Context;
 use crate::suite::benchmark::run_spec;

@@ -1,4 +1,5 @@
-//! kingdefectsbench: `CountKingSafetyDefects` (DESIGN §4.2) for both sides,
+//! kingdefectsbench: `CountKingSafetyDefects` (ARCHITECTURE.md, "Old and
+//! new routines") for both sides,
 //! the old piece-list walk with the 0x88 difference table against the
 //! bitboard form (per-type "reaches the king zone" masks intersected with
 //! the enemy pieces). One call counts both kings' defects of one position,

@@ -1,9 +1,10 @@
 //! mobilitybench: the evaluation's mobility routines per piece type
 //! (knight, bishop, rook, queen), three ways — the old case-table ray walk
 //! over the 0x88 board (writes attack words, reads "unsafe" from them), the
-//! exact chain of magic/PEXT probes, and seed 000's single probe (both write
-//! and read eval-local accumulators). The direct measurement of seed 002's
-//! bet that the per-square dispatch of the walk is what costs.
+//! exact chain of magic/PEXT probes, and the approximate single probe
+//! (both write and read eval-local accumulators). The direct measurement of
+//! the bet behind the migration that the walk's per-square dispatch is what
+//! costs.
 //!
 //! One call runs the routine of one piece type for every piece of that type
 //! of both colours of one position. The attack state the routine reads is

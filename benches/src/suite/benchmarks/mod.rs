@@ -3,29 +3,29 @@
 //! subcommands ([`runnables`]), `all`, `run NAMES` and `list`; the cycles,
 //! criterion and callgrind bench targets; the commit gate. Adding a
 //! benchmark is a file here with a `Spec` and an `Entry`, and one line in
-//! [`REGISTRY`]; nothing else names it.
-
-pub mod evalcycles;
-pub mod getattacks;
-pub mod kingdefects;
-pub mod mobility;
-pub mod movegen;
-pub mod slider;
+//! the `registry!` below (`file: [ENTRY]`); nothing else names it.
 
 use crate::suite::spec::Entry;
 
-/// All registered benchmarks, in the order `all` runs them.
-pub const REGISTRY: &[Entry] = &[
-    slider::ENTRY,
-    movegen::ENTRY,
-    getattacks::ENTRY,
-    kingdefects::ENTRY,
-    evalcycles::ENTRY,
-    mobility::KNIGHT,
-    mobility::BISHOP,
-    mobility::ROOK,
-    mobility::QUEEN,
-];
+/// `module: [ENTRY, ...]` per line: declares each benchmark's module and
+/// lists its entries in [`REGISTRY`], in order.
+macro_rules! registry {
+    ($($module:ident: [$($entry:ident),+ $(,)?]),+ $(,)?) => {
+        $(pub mod $module;)+
+
+        /// All registered benchmarks, in the order `all` runs them.
+        pub const REGISTRY: &[Entry] = &[$($($module::$entry),+),+];
+    };
+}
+
+registry! {
+    slider: [ENTRY],
+    movegen: [ENTRY],
+    getattacks: [ENTRY],
+    kingdefects: [ENTRY],
+    evalcycles: [ENTRY],
+    mobility: [KNIGHT, BISHOP, ROOK, QUEEN],
+}
 
 /// Look a benchmark up by name.
 pub fn find(name: &str) -> Option<&'static Entry> {
