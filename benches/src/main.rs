@@ -39,7 +39,7 @@ enum Command {
     /// Whole-engine NPS: our `engine bench` beside Crafty's and/or
     /// Stockfish's own bench, and our profiles beside our mailbox profile,
     /// interleaved on one pinned core.
-    Nps(engines::nps::NpsCli),
+    Nps(engines::nps::cli::NpsCli),
     /// Instructions per node under callgrind: our bench search beside
     /// Crafty searching the same positions (noise-free, unlike NPS).
     Instructions(engines::instructions::InstructionsCli),

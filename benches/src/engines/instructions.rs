@@ -147,7 +147,7 @@ pub fn run(c: &InstructionsCli) -> Result<InstructionsReport, String> {
         Some(p) => Some(std::path::absolute(p).map_err(|e| format!("--positions {}: {e}", p.display()))?),
         None => None,
     };
-    let fens = crate::engines::nps::bench_fens(positions.as_deref())?;
+    let fens = crate::engines::nps::run::bench_fens(positions.as_deref())?;
     let timeout = Duration::from_secs(c.timeout);
 
     let mut ours = Vec::new();
@@ -378,7 +378,7 @@ pub fn table(r: &InstructionsReport) -> String {
 
 /// A count with thousands separators.
 fn group(n: u64) -> String {
-    crate::engines::nps::thousands(n as f64)
+    crate::engines::nps::report::thousands(n as f64)
 }
 
 #[cfg(test)]
