@@ -1,291 +1,130 @@
-//! `cargo bench --bench callgrind`: gungraun 0.20 (callgrind) benchmarks of
-//! the same routines, old and new, on 32 positions of each density bucket
-//! (the first 32 of the cycles run's selection; for mobility the first 32
-//! holding a piece of the type; knights' single probe is the chain routine
-//! and is not repeated here):
-//! instruction counts and, with valgrind's branch simulation
-//! (`--branch-sim=yes`), conditional and indirect branches and their
-//! mispredictions (Bc/Bcm, Bi/Bim) — the direct test of seed 002's bet that
-//! the mailbox's per-square dispatch is what costs. Every benchmark makes
-//! CALLS calls; `scripts/callgrind.sh` prints the counts per call.
+//! `cargo bench --bench callgrind`: gungraun 0.20 (callgrind) counts of
+//! every case (benchmark × bucket × arm) of every registered benchmark:
+//! instructions and, with valgrind's branch simulation (`--branch-sim=yes`),
+//! conditional and indirect branches and their mispredictions (Bc/Bcm,
+//! Bi/Bim) — the direct test of whether the mailbox's per-square dispatch
+//! is what costs. The cases come from the registry
+//! (`boardbench::suite::cases`), so a new benchmark joins without code here.
+//!
+//! Each case runs its arm over CALLS positions of its bucket: the first
+//! CALLS of the cycles run's default selection that the benchmark measures
+//! (for mobility, those holding a piece of the type), repeated from the
+//! first where the bucket has fewer. It runs them once uncounted (lazily
+//! built state such as evalcycles' evaluators and pawn hash, and the
+//! simulated branch predictor, see them first), then once more inside
+//! `boardbench::measure::case::counted_pass`, the only function callgrind
+//! collects in: preparation and warm-up are not counted.
+//! `scripts/callgrind.sh` prints the counts per call, naming each case from
+//! the case list this target leaves in `target/boardbench-callgrind/`.
 //!
 //! Needs valgrind and `gungraun-runner` at exactly the library's version
 //! (`scripts/install-gungraun.sh`). Where either is missing this target says
 //! so and exits 0 (so plain `cargo bench` still runs the other targets);
 //! with BOARDBENCH_REQUIRE_CALLGRIND=1 it exits 1 instead.
 
-use boardbench::benchmarks::{evalcycles, getattacks, kingdefects, mobility, movegen, slider};
-use boardbench::density::{self, Bucket, Sizes};
-use boardbench::suite::Spec;
-use engine::types::PieceType;
-use engine::{Bitboard, Position};
-use gungraun::{library_benchmark, library_benchmark_group, main, Callgrind, EventKind, LibraryBenchmarkConfig};
+use boardbench::gate::instructions::GUNGRAUN_VERSION;
+use boardbench::measure::case::{Case, CaseId};
+use boardbench::suite::cases::{self, cases_text, parse_cases};
+use boardbench::suite::density::{self, Bucket, Chosen, PositionSet, Sizes};
+use engine::Position;
+use gungraun::{
+    library_benchmark, library_benchmark_group, main, Callgrind, EntryPoint, EventKind, LibraryBenchmarkConfig,
+};
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::process::Command;
 
-/// Calls per benchmark: the first CALLS positions of the cycles run's bucket
-/// selection (for mobility, the first CALLS holding a piece of the type).
+/// Calls per case (the positions of one counted pass).
 const CALLS: usize = 32;
 
-/// The library version the runner must match.
-const GUNGRAUN_VERSION: &str = "0.20.0";
-
-/// Where the parent process leaves each bucket's positions (FENs), so the
-/// benchmark processes under valgrind need not read and select from the
-/// real-game files (seconds each under valgrind).
-fn cache_file(bucket: Bucket) -> PathBuf {
-    boardbench::cli::workspace_root().join("target").join("boardbench-callgrind").join(format!("{bucket}.fen"))
+/// Where the parent process leaves each bucket's positions (FENs, in
+/// selection order) and the case list, so the processes under valgrind
+/// need not read and select from the real-game files (seconds each there).
+fn cache_dir() -> PathBuf {
+    boardbench::workspace::target_dir().join("boardbench-callgrind")
 }
 
-/// The default bucket selection (the cycles run's), as FENs.
-fn select(bucket: Bucket) -> Vec<String> {
-    let dir = boardbench::cli::default_positions_dir();
-    let set = density::select(&density::default_sources(&dir), None, Sizes::default())
-        .unwrap_or_else(|e| panic!("positions: {e}"));
-    let (_, chosen) = set.buckets.into_iter().find(|(b, _)| *b == bucket).expect("every bucket is selected");
-    chosen.iter().map(|c| c.position.to_fen()).collect()
+fn fen_file(bucket: Bucket) -> PathBuf {
+    cache_dir().join(format!("{bucket}.fen"))
 }
 
-/// Write the cache (parent process, native speed).
+fn cases_file() -> PathBuf {
+    cache_dir().join("cases.tsv")
+}
+
+fn fail(why: String) -> ! {
+    eprintln!("callgrind: {why}");
+    std::process::exit(1)
+}
+
+/// The cycles run's default bucket selection, no ladder.
+fn select() -> PositionSet {
+    let dir = boardbench::workspace::positions_dir();
+    let sizes = Sizes { per_count: 0, ..Sizes::default() };
+    density::select(&density::default_sources(&dir), None, sizes).unwrap_or_else(|e| fail(format!("positions: {e}")))
+}
+
+/// The selection as the parent cached it, in order; else selected afresh.
+fn positions() -> PositionSet {
+    let mut buckets = Vec::new();
+    for b in Bucket::ALL {
+        let Ok(text) = std::fs::read_to_string(fen_file(b)) else { return select() };
+        let chosen = text
+            .lines()
+            .enumerate()
+            .map(|(i, fen)| {
+                let position = Position::from_fen(fen).unwrap_or_else(|e| fail(format!("cached position: {e}")));
+                Chosen { men: position.men(), position, origin: format!("{}:{}", fen_file(b).display(), i + 1) }
+            })
+            .collect();
+        buckets.push((b, chosen));
+    }
+    PositionSet { buckets, ladder: Vec::new(), sources: Vec::new(), derived_used: 0 }
+}
+
+/// Write the cache (parent process, native speed); a failure leaves no
+/// stale file behind, and each case then selects its own (slower).
 fn write_cache() -> Result<(), String> {
-    for bucket in Bucket::ALL {
-        let path = cache_file(bucket);
-        let dir = path.parent().expect("a directory");
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        std::fs::write(&path, select(bucket).join("\n")).map_err(|e| format!("{}: {e}", path.display()))?;
+    let dir = cache_dir();
+    let _ = std::fs::remove_file(cases_file());
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let set = select();
+    for (bucket, chosen) in &set.buckets {
+        let text: Vec<String> = chosen.iter().map(|c| c.position.to_fen()).collect();
+        let path = fen_file(*bucket);
+        std::fs::write(&path, text.join("\n")).map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    Ok(())
+    let (list, _) = cases::list_cases(&set)?;
+    std::fs::write(cases_file(), cases_text(&list)).map_err(|e| format!("{}: {e}", cases_file().display()))
 }
 
-fn bucket(name: &str) -> Bucket {
-    Bucket::ALL.into_iter().find(|b| b.name() == name).expect("a bucket name")
+/// Every case, in registry order (gungraun's case numbers index it).
+fn case_list() -> Vec<CaseId> {
+    match std::fs::read_to_string(cases_file()) {
+        Ok(text) => parse_cases(&text).unwrap_or_else(|e| fail(e)),
+        Err(_) => cases::list_cases(&positions()).unwrap_or_else(|e| fail(e)).0,
+    }
 }
 
-/// CALLS positions of bucket `name` that `keep` accepts, in selection order
-/// (cycled if the bucket holds fewer).
-fn positions_where(name: &str, keep: fn(&Position) -> bool) -> Vec<Position> {
-    let b = bucket(name);
-    let fens = match std::fs::read_to_string(cache_file(b)) {
-        Ok(text) => text.lines().map(String::from).collect(),
-        Err(_) => select(b),
+/// Case `id` on CALLS positions, warmed up.
+fn prepare(id: CaseId) -> Box<dyn Case> {
+    let mut case = match cases::prepare(&id, &positions()) {
+        Ok(Some(c)) => c,
+        Ok(None) => fail(format!("no case {id} in this build")),
+        Err(e) => fail(e),
     };
-    let all: Vec<Position> =
-        fens.iter().map(|f| Position::from_fen(f).expect("cached FENs parse")).filter(keep).collect();
-    assert!(!all.is_empty(), "no position for this benchmark in the {name} bucket");
-    (0..CALLS).map(|i| all[i % all.len()].clone()).collect()
-}
-
-fn boards(name: &str) -> Vec<Position> {
-    positions_where(name, |_| true)
-}
-
-fn occupancies(name: &str) -> Vec<Bitboard> {
-    boards(name).iter().map(|p| p.occupied()).collect()
-}
-
-/// Inputs of `spec` on bucket `name`.
-fn inputs<I>(spec: Spec<I>, name: &str, keep: fn(&Position) -> bool) -> Vec<I> {
-    positions_where(name, keep).iter().map(|p| (spec.prepare)(p)).collect()
-}
-
-fn arm<I>(spec: Spec<I>, name: &str) -> fn(&mut I) -> u64 {
-    spec.arms.iter().find(|a| a.name == name).expect("arm").routine
-}
-
-fn run_all<I>(f: fn(&mut I) -> u64, mut inputs: Vec<I>) -> u64 {
-    let mut s = 0u64;
-    for x in inputs.iter_mut() {
-        s = s.wrapping_add(f(black_box(x)));
-    }
-    s
-}
-
-fn slider_arm(name: &str) -> fn(&mut Bitboard) -> u64 {
-    arm(slider::spec(), name)
-}
-
-fn movegen_arm(name: &str) -> fn(&mut Position) -> u64 {
-    arm(movegen::spec(), name)
+    case.cycle_to(CALLS);
+    case.warm();
+    case
 }
 
 #[library_benchmark]
-#[bench::opening(occupancies("opening"))]
-#[bench::middlegame(occupancies("middlegame"))]
-#[bench::endgame(occupancies("endgame"))]
-fn slider_raywalk(inputs: Vec<Bitboard>) -> u64 {
-    black_box(run_all(slider_arm("raywalk"), inputs))
+#[benches::case(iter = case_list(), setup = prepare)]
+fn registry_case(mut case: Box<dyn Case>) -> u64 {
+    black_box(case.pass())
 }
 
-#[library_benchmark]
-#[bench::opening(occupancies("opening"))]
-#[bench::middlegame(occupancies("middlegame"))]
-#[bench::endgame(occupancies("endgame"))]
-fn slider_magic(inputs: Vec<Bitboard>) -> u64 {
-    black_box(run_all(slider_arm("magic"), inputs))
-}
-
-#[library_benchmark]
-#[bench::opening(occupancies("opening"))]
-#[bench::middlegame(occupancies("middlegame"))]
-#[bench::endgame(occupancies("endgame"))]
-fn slider_pext(inputs: Vec<Bitboard>) -> u64 {
-    black_box(run_all(slider_arm("pext"), inputs))
-}
-
-#[library_benchmark]
-#[bench::opening(boards("opening"))]
-#[bench::middlegame(boards("middlegame"))]
-#[bench::endgame(boards("endgame"))]
-fn movegen_mailbox(inputs: Vec<Position>) -> u64 {
-    black_box(run_all(movegen_arm("mailbox"), inputs))
-}
-
-#[library_benchmark]
-#[bench::opening(boards("opening"))]
-#[bench::middlegame(boards("middlegame"))]
-#[bench::endgame(boards("endgame"))]
-fn movegen_bitboard_magic(inputs: Vec<Position>) -> u64 {
-    black_box(run_all(movegen_arm("bitboard-magic"), inputs))
-}
-
-#[library_benchmark]
-#[bench::opening(boards("opening"))]
-#[bench::middlegame(boards("middlegame"))]
-#[bench::endgame(boards("endgame"))]
-fn movegen_bitboard_pext(inputs: Vec<Position>) -> u64 {
-    black_box(run_all(movegen_arm("bitboard-pext"), inputs))
-}
-
-// ---- attacker lists (getattacksbench) ----
-
-fn targets(name: &str) -> Vec<getattacks::Target> {
-    inputs(getattacks::spec(), name, |_| true)
-}
-
-#[library_benchmark]
-#[bench::opening(targets("opening"))]
-#[bench::middlegame(targets("middlegame"))]
-#[bench::endgame(targets("endgame"))]
-fn getattacks_mailbox(inputs: Vec<getattacks::Target>) -> u64 {
-    black_box(run_all(arm(getattacks::spec(), "mailbox"), inputs))
-}
-
-#[library_benchmark]
-#[bench::opening(targets("opening"))]
-#[bench::middlegame(targets("middlegame"))]
-#[bench::endgame(targets("endgame"))]
-fn getattacks_bitboard_magic(inputs: Vec<getattacks::Target>) -> u64 {
-    black_box(run_all(arm(getattacks::spec(), "bitboard-magic"), inputs))
-}
-
-#[library_benchmark]
-#[bench::opening(targets("opening"))]
-#[bench::middlegame(targets("middlegame"))]
-#[bench::endgame(targets("endgame"))]
-fn getattacks_bitboard_pext(inputs: Vec<getattacks::Target>) -> u64 {
-    black_box(run_all(arm(getattacks::spec(), "bitboard-pext"), inputs))
-}
-
-// ---- king-safety defects (kingdefectsbench) ----
-
-#[library_benchmark]
-#[bench::opening(boards("opening"))]
-#[bench::middlegame(boards("middlegame"))]
-#[bench::endgame(boards("endgame"))]
-fn kingdefects_mailbox(inputs: Vec<Position>) -> u64 {
-    black_box(run_all(arm(kingdefects::spec(), "mailbox"), inputs))
-}
-
-#[library_benchmark]
-#[bench::opening(boards("opening"))]
-#[bench::middlegame(boards("middlegame"))]
-#[bench::endgame(boards("endgame"))]
-fn kingdefects_bitboard(inputs: Vec<Position>) -> u64 {
-    black_box(run_all(arm(kingdefects::spec(), "bitboard"), inputs))
-}
-
-// ---- whole evaluation (evalcycles) ----
-
-/// The bucket's positions, each evaluated once by arm `name` first, so its
-/// evaluator is built and its pawn hash warm before anything is counted.
-fn warm_boards(name: &str, arm_name: &str) -> Vec<Position> {
-    let mut v = boards(name);
-    let f = arm(evalcycles::spec(), arm_name);
-    for p in v.iter_mut() {
-        black_box(f(p));
-    }
-    v
-}
-
-#[library_benchmark]
-#[bench::opening(warm_boards("opening", "mailbox"))]
-#[bench::middlegame(warm_boards("middlegame", "mailbox"))]
-#[bench::endgame(warm_boards("endgame", "mailbox"))]
-fn eval_mailbox(inputs: Vec<Position>) -> u64 {
-    black_box(run_all(arm(evalcycles::spec(), "mailbox"), inputs))
-}
-
-#[library_benchmark]
-#[bench::opening(warm_boards("opening", "chain"))]
-#[bench::middlegame(warm_boards("middlegame", "chain"))]
-#[bench::endgame(warm_boards("endgame", "chain"))]
-fn eval_chain(inputs: Vec<Position>) -> u64 {
-    black_box(run_all(arm(evalcycles::spec(), "chain"), inputs))
-}
-
-#[library_benchmark]
-#[bench::opening(warm_boards("opening", "single-probe"))]
-#[bench::middlegame(warm_boards("middlegame", "single-probe"))]
-#[bench::endgame(warm_boards("endgame", "single-probe"))]
-fn eval_single_probe(inputs: Vec<Position>) -> u64 {
-    black_box(run_all(arm(evalcycles::spec(), "single-probe"), inputs))
-}
-
-// ---- mobility per piece type (mobilitybench) ----
-
-fn states(kind: PieceType, name: &str) -> Vec<mobility::MobilityState> {
-    inputs(mobility::spec(kind), name, mobility::filter(kind).keep)
-}
-
-fn mob(kind: PieceType, arm_name: &str, inputs: Vec<mobility::MobilityState>) -> u64 {
-    run_all(arm(mobility::spec(kind), arm_name), inputs)
-}
-
-macro_rules! mobility_bench {
-    ($fn:ident, $kind:expr, $arm:literal) => {
-        #[library_benchmark]
-        #[bench::opening(states($kind, "opening"))]
-        #[bench::middlegame(states($kind, "middlegame"))]
-        #[bench::endgame(states($kind, "endgame"))]
-        fn $fn(inputs: Vec<mobility::MobilityState>) -> u64 {
-            black_box(mob($kind, $arm, inputs))
-        }
-    };
-}
-
-mobility_bench!(knight_mailbox, PieceType::Knight, "mailbox");
-mobility_bench!(knight_chain, PieceType::Knight, "chain");
-mobility_bench!(bishop_mailbox, PieceType::Bishop, "mailbox");
-mobility_bench!(bishop_chain, PieceType::Bishop, "chain");
-mobility_bench!(bishop_single_probe, PieceType::Bishop, "single-probe");
-mobility_bench!(rook_mailbox, PieceType::Rook, "mailbox");
-mobility_bench!(rook_chain, PieceType::Rook, "chain");
-mobility_bench!(rook_single_probe, PieceType::Rook, "single-probe");
-mobility_bench!(queen_mailbox, PieceType::Queen, "mailbox");
-mobility_bench!(queen_chain, PieceType::Queen, "chain");
-mobility_bench!(queen_single_probe, PieceType::Queen, "single-probe");
-
-library_benchmark_group!(name = slider_group; benchmarks = slider_raywalk, slider_magic, slider_pext);
-library_benchmark_group!(name = movegen_group; benchmarks = movegen_mailbox, movegen_bitboard_magic, movegen_bitboard_pext);
-library_benchmark_group!(name = getattacks_group; benchmarks = getattacks_mailbox, getattacks_bitboard_magic, getattacks_bitboard_pext);
-library_benchmark_group!(name = kingdefects_group; benchmarks = kingdefects_mailbox, kingdefects_bitboard);
-library_benchmark_group!(name = eval_group; benchmarks = eval_mailbox, eval_chain, eval_single_probe);
-library_benchmark_group!(
-    name = mobility_group;
-    benchmarks = knight_mailbox, knight_chain, bishop_mailbox, bishop_chain, bishop_single_probe,
-        rook_mailbox, rook_chain, rook_single_probe, queen_mailbox, queen_chain, queen_single_probe
-);
+library_benchmark_group!(name = cases_group; benchmarks = registry_case);
 
 /// Check valgrind and the runner before gungraun tries them; say how to get
 /// them instead of failing obscurely. Evaluated only in the parent process.
@@ -310,20 +149,15 @@ fn preflight() -> LibraryBenchmarkConfig {
         skip("valgrind not found".to_string());
     }
     if let Err(e) = write_cache() {
-        eprintln!("callgrind: cannot cache the positions ({e}); each benchmark selects its own (slower)");
+        eprintln!("callgrind: cannot cache the positions ({e}); each case selects its own (slower)");
     }
     let mut config = LibraryBenchmarkConfig::default();
-    config.tool(Callgrind::with_args(["--branch-sim=yes", "--cache-sim=no"]).format([
-        EventKind::Ir,
-        EventKind::Bc,
-        EventKind::Bcm,
-        EventKind::Bi,
-        EventKind::Bim,
-    ]));
+    config.tool(
+        Callgrind::with_args(["--branch-sim=yes", "--cache-sim=no"])
+            .entry_point(EntryPoint::Custom("*boardbench::measure::case::counted_pass*".to_string()))
+            .format([EventKind::Ir, EventKind::Bc, EventKind::Bcm, EventKind::Bi, EventKind::Bim]),
+    );
     config
 }
 
-main!(
-    config = preflight();
-    library_benchmark_groups = slider_group, movegen_group, getattacks_group, kingdefects_group, eval_group, mobility_group
-);
+main!(config = preflight(); library_benchmark_groups = cases_group);

@@ -1,40 +1,34 @@
 //! `cargo bench --bench criterion`: criterion 0.8 benchmarks of the same
 //! routines (every arm of every registered benchmark) on each density
-//! bucket, measured in TSC ticks through a criterion `Measurement` that uses
-//! boardbench's fenced reads (`lfence; rdtsc; lfence` / `rdtscp; lfence`);
-//! on a machine without a usable TSC it counts monotonic nanoseconds and
-//! says so. Short measurement times keep the whole target near two minutes
-//! (26 routines × 3 buckets). The mobility groups take only positions with
-//! a piece of their type, as mobilitybench does.
-//! Criterion never fails on a regression: this is for its reports, the
-//! cycles target is the one with controls.
+//! bucket, measured in TSC ticks through boardbench's clock (the one fenced
+//! reader, `engine::tsc`); on a machine without a usable TSC it counts
+//! monotonic nanoseconds and says so. The cases come from the registry
+//! (`boardbench::suite::cases`): each benchmark's own arms, filters and
+//! inputs, so a new benchmark joins without code here. Short measurement
+//! times keep the whole target near two minutes. Criterion never fails on
+//! a regression: this is for its reports, the cycles target is the one
+//! with controls.
 
-use boardbench::benchmarks::{evalcycles, getattacks, kingdefects, mobility, movegen, slider};
-use boardbench::density::{self, Sizes};
-use boardbench::suite::{Filter, Spec};
+use boardbench::measure::clock::{Clock, Measurement as _, Reading};
+use boardbench::suite::density::{self, PositionSet, Sizes};
+use boardbench::suite::{benchmarks, cases};
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{BenchmarkId, Criterion, Throughput};
-use std::hint::black_box;
 use std::time::Duration;
 
-/// TSC ticks (or nanoseconds where there is no usable TSC).
-struct Ticks {
-    tsc: bool,
-}
+/// Criterion's view of boardbench's clock: TSC ticks (or nanoseconds where
+/// there is no usable TSC).
+struct Ticks(Clock);
 
 impl Measurement for Ticks {
-    type Intermediate = (u64, std::time::Instant);
+    type Intermediate = Reading;
     type Value = u64;
 
-    fn start(&self) -> Self::Intermediate {
-        (if self.tsc { boardbench::tsc::read_start() } else { 0 }, std::time::Instant::now())
+    fn start(&self) -> Reading {
+        self.0.start()
     }
-    fn end(&self, i: Self::Intermediate) -> u64 {
-        if self.tsc {
-            boardbench::tsc::read_stop().wrapping_sub(i.0)
-        } else {
-            i.1.elapsed().as_nanos() as u64
-        }
+    fn end(&self, r: Reading) -> u64 {
+        self.0.end(r) as u64
     }
     fn add(&self, a: &u64, b: &u64) -> u64 {
         a + b
@@ -46,10 +40,9 @@ impl Measurement for Ticks {
         *v as f64
     }
     fn formatter(&self) -> &dyn ValueFormatter {
-        if self.tsc {
-            &TickFormatter("ticks")
-        } else {
-            &TickFormatter("ns")
+        match self.0 {
+            Clock::Tsc(_) => &TickFormatter("ticks"),
+            Clock::Monotonic(_) => &TickFormatter("ns"),
         }
     }
 }
@@ -77,65 +70,46 @@ impl ValueFormatter for TickFormatter {
     }
 }
 
-fn group<I: Clone>(c: &mut Criterion<Ticks>, spec: Spec<I>, set: &density::PositionSet, filter: Option<Filter>) {
-    for (bucket, chosen) in &set.buckets {
-        let inputs: Vec<I> = chosen
-            .iter()
-            .filter(|p| filter.is_none_or(|f| (f.keep)(&p.position)))
-            .map(|p| (spec.prepare)(&p.position))
-            .collect();
-        if inputs.is_empty() {
-            continue;
-        }
-        let mut g = c.benchmark_group(format!("{}/{}", spec.name, bucket));
-        g.throughput(Throughput::Elements(inputs.len() as u64));
-        for arm in &spec.arms {
-            let mut mine = inputs.clone();
-            let f = arm.routine;
-            g.bench_function(BenchmarkId::from_parameter(arm.name), |b| {
-                b.iter(|| {
-                    let mut s = 0u64;
-                    for x in mine.iter_mut() {
-                        s = s.wrapping_add(f(black_box(x)));
-                    }
-                    s
-                })
-            });
-        }
-        g.finish();
-    }
+/// 64 positions per bucket of the suite's seeded selection, no ladder.
+fn positions() -> Result<PositionSet, String> {
+    let dir = boardbench::workspace::positions_dir();
+    let sizes = Sizes { per_bucket: 64, per_count: 0, ..Sizes::default() };
+    density::select(&density::default_sources(&dir), None, sizes).map_err(|e| e.to_string())
 }
 
 fn main() {
-    let tsc = boardbench::measurement::TscTicks::new();
-    if let Err(why) = &tsc {
+    let (clock, why) = Clock::choose(true);
+    if let Some(why) = why {
         eprintln!("criterion: no usable TSC ({why}); measuring nanoseconds");
     }
-    let dir = boardbench::cli::default_positions_dir();
-    let set = match density::select(
-        &density::default_sources(&dir),
-        Some(&dir.join(density::DERIVED_FILE)),
-        Sizes { per_bucket: 64, per_count: 1, ..Sizes::default() },
-    ) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("criterion: {e}");
-            std::process::exit(1);
-        }
-    };
+    let set = positions().unwrap_or_else(|e| {
+        eprintln!("criterion: {e}");
+        std::process::exit(1);
+    });
     let mut c = Criterion::default()
-        .with_measurement(Ticks { tsc: tsc.is_ok() })
+        .with_measurement(Ticks(clock))
         .warm_up_time(Duration::from_millis(300))
         .measurement_time(Duration::from_millis(900))
         .sample_size(20)
         .configure_from_args();
-    group(&mut c, slider::spec(), &set, None);
-    group(&mut c, movegen::spec(), &set, None);
-    group(&mut c, getattacks::spec(), &set, None);
-    group(&mut c, kingdefects::spec(), &set, None);
-    group(&mut c, evalcycles::spec(), &set, None);
-    for kind in mobility::KINDS {
-        group(&mut c, mobility::spec(kind), &set, Some(mobility::filter(kind)));
+    for entry in benchmarks::REGISTRY {
+        let mut prepared = cases::prepare_all(entry, &set).unwrap_or_else(|e| {
+            eprintln!("criterion: {e}");
+            std::process::exit(1);
+        });
+        // A group per bucket (the cases come bucket by bucket, arm by arm).
+        let mut at = 0;
+        while at < prepared.len() {
+            let bucket = prepared[at].0.bucket.clone();
+            let end = at + prepared[at..].iter().take_while(|(id, _)| id.bucket == bucket).count();
+            let mut g = c.benchmark_group(format!("{}/{}", entry.name, bucket));
+            g.throughput(Throughput::Elements(prepared[at].1.calls() as u64));
+            for (id, case) in &mut prepared[at..end] {
+                g.bench_function(BenchmarkId::from_parameter(&id.arm), |b| b.iter(|| case.pass()));
+            }
+            g.finish();
+            at = end;
+        }
     }
     c.final_summary();
 }

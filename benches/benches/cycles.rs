@@ -7,7 +7,7 @@
 mod common;
 
 fn main() {
-    let names: Vec<&str> = boardbench::benchmarks::REGISTRY.iter().map(|e| e.name).collect();
+    let names: Vec<&str> = boardbench::suite::benchmarks::REGISTRY.iter().map(|e| e.name).collect();
     let extra = [common::perft::BULK, common::perft::NONBULK];
     std::process::exit(common::run_named(&names, &extra));
 }

@@ -4,7 +4,7 @@
 //! benchmarks join without code here. Each case prepares its benchmark's
 //! inputs (positions from `BOARDBENCH_GATE_POSITIONS`, 32 per bucket), runs
 //! the arm over them once uncounted, then once more inside
-//! `boardbench::suite::counted_pass`, the only function callgrind collects
+//! `boardbench::measure::case::counted_pass`, the only function callgrind collects
 //! in (`--toggle-collect`): preparation and warm-up are not counted.
 //!
 //! The case list comes from `BOARDBENCH_GATE_CASES` (the gate passes the
@@ -14,15 +14,15 @@
 //! case this build lacks counts nothing (0 instructions). Not part of plain
 //! `cargo bench`; needs valgrind and gungraun-runner 0.20.0.
 
-use boardbench::gate as bb_gate;
-use boardbench::suite::CaseId;
+use boardbench::gate::instructions::cases as gate_cases;
+use boardbench::measure::case::CaseId;
 use gungraun::{
     library_benchmark, library_benchmark_group, main, Callgrind, EntryPoint, EventKind, LibraryBenchmarkConfig,
 };
 use std::hint::black_box;
 
-fn inputs() -> (boardbench::density::PositionSet, Vec<CaseId>) {
-    bb_gate::callgrind_inputs().unwrap_or_else(|e| {
+fn inputs() -> (boardbench::suite::density::PositionSet, Vec<CaseId>) {
+    gate_cases::callgrind_inputs().unwrap_or_else(|e| {
         eprintln!("gate_callgrind: {e}");
         std::process::exit(1)
     })
@@ -36,7 +36,7 @@ fn cases() -> Vec<CaseId> {
 #[benches::case(iter = cases())]
 fn gate(case: CaseId) -> u64 {
     let (set, _) = inputs();
-    match bb_gate::count_case(&case, &set) {
+    match gate_cases::count_case(&case, &set) {
         Ok(sum) => black_box(sum.unwrap_or(0)),
         Err(e) => {
             eprintln!("gate_callgrind: {case}: {e}");
@@ -50,10 +50,10 @@ library_benchmark_group!(name = gate_group; benchmarks = gate);
 fn config() -> LibraryBenchmarkConfig {
     let mut config = LibraryBenchmarkConfig::default();
     // gungraun clears the environment of the measured process by default.
-    config.pass_through_envs([bb_gate::ENV_POSITIONS, bb_gate::ENV_CASES]);
+    config.pass_through_envs([gate_cases::ENV_POSITIONS, gate_cases::ENV_CASES]);
     config.tool(
         Callgrind::with_args(["--cache-sim=no"])
-            .entry_point(EntryPoint::Custom("*boardbench::suite::counted_pass*".to_string()))
+            .entry_point(EntryPoint::Custom("*boardbench::measure::case::counted_pass*".to_string()))
             .format([EventKind::Ir]),
     );
     config

@@ -4,12 +4,17 @@
 //! empty bucket, an unwritable output directory, an unknown benchmark, bad
 //! flags) ends with one line on stderr and a non-zero exit, never a panic.
 
-use boardbench::cli::{self, RunArgs};
-use boardbench::{benchmarks, density};
-use clap::{Parser, Subcommand};
+use boardbench::suite::benchmarks::{self, Runnable};
+use boardbench::suite::density;
+use boardbench::suite::run::{self, RunArgs};
+use boardbench::{engines, gate, measure, output, workspace};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// The subcommands that are not benchmarks. Every registered benchmark (and
+/// family of them) is a subcommand too, added from the registry
+/// ([`command`]).
 #[derive(Parser)]
 #[command(name = "boardbench", version, about = "Old-vs-new cycle measurement of the engine's migrated routines")]
 struct Cli {
@@ -19,20 +24,6 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Slider attacks: 0x88 ray walk vs magic vs PEXT.
-    Sliderbench(RunArgs),
-    /// Legal move generation: mailbox vs bitboard.
-    Movegenbench(RunArgs),
-    /// SEE attacker lists (GetAttacks): mailbox vs bitboard magic vs PEXT.
-    Getattacksbench(RunArgs),
-    /// King-safety defects, both sides: mailbox vs bitboard.
-    Kingdefectsbench(RunArgs),
-    /// Whole evaluation per mobility implementation, and its per-term
-    /// breakdown from an eval-time build of the engine.
-    Evalcycles(RunArgs),
-    /// Mobility per piece type (knight, bishop, rook, queen): mailbox vs
-    /// chain vs single-probe.
-    Mobilitybench(RunArgs),
     /// Every registered benchmark.
     All(RunArgs),
     /// The named benchmarks, in order.
@@ -48,25 +39,25 @@ enum Command {
     /// Whole-engine NPS: our `engine bench` beside Crafty's and/or
     /// Stockfish's own bench, and our profiles beside our mailbox profile,
     /// interleaved on one pinned core.
-    Nps(boardbench::nps::NpsCli),
+    Nps(engines::nps::cli::NpsCli),
     /// Instructions per node under callgrind: our bench search beside
     /// Crafty searching the same positions (noise-free, unlike NPS).
-    Instructions(boardbench::instructions::InstructionsCli),
+    Instructions(engines::instructions::InstructionsCli),
     /// Commit gate: fail when a routine got slower than in --base (timing
     /// by process with an A/A control, and gungraun instruction counts).
     /// Exit 0 pass, 3 regression, 4 too noisy to judge, 1 error, 2 usage.
-    Gate(boardbench::gate::GateCli),
+    Gate(gate::cli::GateCli),
     /// (for the gate) One short timing run of this build, JSON on stdout.
     #[command(hide = true)]
-    GateSample(boardbench::gate::SampleCli),
+    GateSample(gate::timing::sample::SampleCli),
     /// (for the gate) This build's cases (benchmark, bucket, arm), one per line.
     #[command(hide = true)]
-    GateCases(boardbench::gate::CasesCli),
+    GateCases(gate::instructions::cases::CasesCli),
     /// Regenerate positions/derived_low_men.epd: ladder positions for men
     /// counts the real-game files lack, by seeded capture playouts.
     DerivePositions {
         /// Output file.
-        #[arg(long, default_value_os_t = cli::default_positions_dir().join(density::DERIVED_FILE))]
+        #[arg(long, default_value_os_t = workspace::positions_dir().join(density::DERIVED_FILE))]
         out: PathBuf,
         /// Positions per men count.
         #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=MAX_DERIVED_PER_COUNT))]
@@ -77,10 +68,25 @@ enum Command {
     },
 }
 
+/// The command line: [`Cli`] plus one subcommand per registered benchmark
+/// and family, each taking [`RunArgs`], listed first.
+fn command(runnables: &[Runnable]) -> clap::Command {
+    let mut cmd = Cli::command().mut_subcommands(|s| {
+        let order = s.get_display_order();
+        s.display_order(order + runnables.len())
+    });
+    for (i, r) in runnables.iter().enumerate() {
+        // About after the arguments: `augment_args` sets RunArgs' own.
+        let sub = RunArgs::augment_args(clap::Command::new(r.name)).about(r.about.clone()).long_about(None);
+        cmd = cmd.subcommand(sub.display_order(i));
+    }
+    cmd
+}
+
 fn run(names: &[String], args: &RunArgs) -> Result<i32, String> {
-    let entries = cli::resolve(names, &[])?;
-    let outcome = cli::execute(args, &entries, boardbench::sysinfo::command_line())?;
-    Ok(cli::finish(&outcome, args.strict))
+    let entries = run::resolve(names, &[])?;
+    let outcome = run::execute(args, &entries, measure::sysinfo::command_line())?;
+    Ok(run::finish(&outcome, args.strict))
 }
 
 /// Most positions per men count `derive-positions` makes (the real files
@@ -88,7 +94,7 @@ fn run(names: &[String], args: &RunArgs) -> Result<i32, String> {
 const MAX_DERIVED_PER_COUNT: i64 = 10_000;
 
 fn derive(out: &std::path::Path, per_count: usize, seed: u64) -> Result<i32, String> {
-    let dir = cli::default_positions_dir();
+    let dir = workspace::positions_dir();
     let sources = density::default_sources(&dir);
     // Counts the real files hold fewer than `per_count` distinct positions of.
     let mut have = std::collections::BTreeMap::<u32, std::collections::HashSet<String>>::new();
@@ -114,8 +120,8 @@ fn derive(out: &std::path::Path, per_count: usize, seed: u64) -> Result<i32, Str
          # fewer than {per_count} of. Derived from real positions by seeded capture playouts;\n\
          # regenerate with: cargo run --release -p boardbench -- derive-positions --per-count {per_count} --seed {seed:#x}\n{body}"
     );
-    boardbench::report::write_atomic(out, text.as_bytes()).map_err(|e| e.to_string())?;
-    cli::print_out(&format!(
+    output::write_atomic(out, text.as_bytes()).map_err(|e| e.to_string())?;
+    output::print_out(&format!(
         "wrote {} ({} positions for men counts {counts:?})\n",
         out.display(),
         body.lines().count()
@@ -126,9 +132,10 @@ fn derive(out: &std::path::Path, per_count: usize, seed: u64) -> Result<i32, Str
 fn main() -> ExitCode {
     // Before anything else: the measuring process (and every engine it
     // starts) runs with a fixed address layout.
-    boardbench::aslr::reexec_without_randomisation();
-    let cli = match Cli::try_parse() {
-        Ok(c) => c,
+    measure::aslr::reexec_without_randomisation();
+    let runnables = benchmarks::runnables();
+    let matches = match command(&runnables).try_get_matches() {
+        Ok(m) => m,
         Err(e) => {
             use clap::error::ErrorKind;
             if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) || !e.use_stderr() {
@@ -149,27 +156,16 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let result = match &cli.command {
-        Command::Sliderbench(a) => run(&["sliderbench".to_string()], a),
-        Command::Movegenbench(a) => run(&["movegenbench".to_string()], a),
-        Command::Getattacksbench(a) => run(&["getattacksbench".to_string()], a),
-        Command::Kingdefectsbench(a) => run(&["kingdefectsbench".to_string()], a),
-        Command::Evalcycles(a) => run(&["evalcycles".to_string()], a),
-        Command::Mobilitybench(a) => run(&benchmarks::mobility::NAMES.map(String::from), a),
-        Command::All(a) => run(&benchmarks::names().iter().map(|s| s.to_string()).collect::<Vec<_>>(), a),
-        Command::Run { names, args } => run(names, args),
-        Command::List => {
-            let width = benchmarks::REGISTRY.iter().map(|e| e.name.len()).max().unwrap_or(0);
-            let text: String =
-                benchmarks::REGISTRY.iter().map(|e| format!("{:<width$}  {}\n", e.name, e.about)).collect();
-            cli::print_out(&text).map(|()| 0)
+    let result = match matches.subcommand() {
+        Some((name, sub)) if runnables.iter().any(|r| r.name == name) => {
+            let r = runnables.iter().find(|r| r.name == name).expect("just found");
+            let names: Vec<String> = r.members.iter().map(|s| s.to_string()).collect();
+            RunArgs::from_arg_matches(sub).map_err(|e| e.to_string()).and_then(|a| run(&names, &a))
         }
-        Command::DerivePositions { out, per_count, seed } => derive(out, *per_count as usize, *seed),
-        Command::Nps(a) => boardbench::nps::main(a),
-        Command::Instructions(a) => boardbench::instructions::main(a),
-        Command::Gate(a) => boardbench::gate::gate_main(a),
-        Command::GateSample(a) => boardbench::gate::sample_main(a),
-        Command::GateCases(a) => boardbench::gate::cases_main(a),
+        _ => match Cli::from_arg_matches(&matches) {
+            Ok(cli) => dispatch(&cli.command),
+            Err(e) => Err(e.to_string()),
+        },
     };
     match result {
         Ok(code) => ExitCode::from(code as u8),
@@ -177,5 +173,25 @@ fn main() -> ExitCode {
             eprintln!("boardbench: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Run a subcommand that is not a benchmark.
+fn dispatch(command: &Command) -> Result<i32, String> {
+    match command {
+        Command::All(a) => run(&benchmarks::names().iter().map(|s| s.to_string()).collect::<Vec<_>>(), a),
+        Command::Run { names, args } => run(names, args),
+        Command::List => {
+            let width = benchmarks::REGISTRY.iter().map(|e| e.name.len()).max().unwrap_or(0);
+            let text: String =
+                benchmarks::REGISTRY.iter().map(|e| format!("{:<width$}  {}\n", e.name, e.about)).collect();
+            output::print_out(&text).map(|()| 0)
+        }
+        Command::DerivePositions { out, per_count, seed } => derive(out, *per_count as usize, *seed),
+        Command::Nps(a) => engines::nps::main(a),
+        Command::Instructions(a) => engines::instructions::main(a),
+        Command::Gate(a) => gate::run::gate_main(a),
+        Command::GateSample(a) => gate::timing::sample::sample_main(a),
+        Command::GateCases(a) => gate::instructions::cases::cases_main(a),
     }
 }

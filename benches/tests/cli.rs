@@ -2,7 +2,7 @@
 //! stderr and a non-zero exit (never a panic), and `--quick` runs the whole
 //! suite and leaves a readable JSON report and the plots (the CI smoke run).
 
-use boardbench::report::read_report;
+use boardbench::suite::report::read_report;
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -130,7 +130,7 @@ fn quick_run_writes_json_and_plots() {
     assert!(stdout.contains("new/old [95% interval]"), "{stdout}");
     let report = read_report(&dir.path().join("latest.json")).unwrap();
     let names: Vec<&str> = report.benchmarks.iter().map(|b| b.name.as_str()).collect();
-    assert_eq!(names, boardbench::benchmarks::names());
+    assert_eq!(names, boardbench::suite::benchmarks::names());
     assert!(
         names.contains(&"evalcycles") && names.contains(&"mobilitybench-queen") && names.contains(&"getattacksbench")
     );

@@ -3,7 +3,7 @@
 //! Crafty stand-in (tests/fixtures/fake-crafty.sh, run by valgrind as a
 //! shell script).
 
-use boardbench::instructions::InstructionsReport;
+use boardbench::engines::instructions::InstructionsReport;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

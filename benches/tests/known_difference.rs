@@ -6,13 +6,14 @@
 //! noisy, so the measurement is taken up to three times; a pass in any
 //! attempt counts, and every attempt's figures are printed.
 
-use boardbench::measurement::{Measurement, MonotonicNanos, TscTicks};
-use boardbench::runner::{self, Arm, Plan, Role, Workload};
-use boardbench::{stats, tsc};
+use boardbench::measure::calibration;
+use boardbench::measure::clock::{Measurement, MonotonicNanos, TscTicks};
+use boardbench::measure::runner::{self, Arm, Plan, Role, Workload};
+use boardbench::measure::stats;
 
 /// Chain lengths (in 128-add iterations): varied so the inputs differ.
 fn chain(n: &mut u64) -> u64 {
-    tsc::add_chain(*n)
+    calibration::add_chain(*n)
 }
 
 fn attempt<M: Measurement>(m: &M) -> (stats::Ratio, stats::Ratio) {
@@ -33,7 +34,7 @@ fn attempt<M: Measurement>(m: &M) -> (stats::Ratio, stats::Ratio) {
         samples_per_round: 7,
         watched: true,
     }];
-    let fixed = tsc::fixed_overhead(m);
+    let fixed = calibration::fixed_overhead(m);
     let plan =
         Plan { rounds: 60, budget_s: None, warmup_rounds: 5, min_sample: 0.0, visit_warmup: true, precision: None };
     let r = runner::run(m, fixed, &arms, &mut w, &plan, |_, _| {}).unwrap();

@@ -2,7 +2,7 @@
 //! tests/fixtures that print Crafty's and Stockfish's captured bench output)
 //! and, where Debian's stockfish is installed, against the real one.
 
-use boardbench::nps::NpsReport;
+use boardbench::engines::nps::report::NpsReport;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
@@ -65,7 +65,7 @@ fn fake_crafty_and_stockfish_end_to_end() {
     // after the first block, well before the 50 s timeout.
     assert!(t.elapsed() < Duration::from_secs(40), "{:?}", t.elapsed());
     let r: NpsReport = serde_json::from_slice(&std::fs::read(dir.path().join("nps-latest.json")).unwrap()).unwrap();
-    assert_eq!(r.schema, boardbench::nps::SCHEMA);
+    assert_eq!(r.schema, boardbench::engines::nps::report::SCHEMA);
     let labels: Vec<&str> = r.engines.iter().map(|e| e.label.as_str()).collect();
     assert_eq!(
         labels,

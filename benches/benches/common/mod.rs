@@ -6,8 +6,8 @@
 
 pub mod perft;
 
-use boardbench::cli::{self, RunArgs};
-use boardbench::suite::Entry;
+use boardbench::suite::run::{self, RunArgs};
+use boardbench::suite::spec::Entry;
 
 /// Arguments after the ones cargo adds (`--bench`): `--quick`, and names.
 pub fn args() -> (bool, Vec<String>) {
@@ -19,21 +19,21 @@ pub fn args() -> (bool, Vec<String>) {
 
 /// Run `names` (or `default` when none were given) with default settings.
 pub fn run_named(default: &[&str], extra: &[Entry]) -> i32 {
-    boardbench::aslr::reexec_without_randomisation();
+    boardbench::measure::aslr::reexec_without_randomisation();
     let (quick, names) = args();
     let names: Vec<String> = if names.is_empty() { default.iter().map(|s| s.to_string()).collect() } else { names };
     let mut run = RunArgs::defaults();
     run.quick = quick;
     run.cycles = true;
-    let entries = match cli::resolve(&names, extra) {
+    let entries = match run::resolve(&names, extra) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("boardbench: {e}");
             return 1;
         }
     };
-    match cli::execute(&run, &entries, std::env::args().collect()) {
-        Ok(outcome) => cli::finish(&outcome, false),
+    match run::execute(&run, &entries, std::env::args().collect()) {
+        Ok(outcome) => run::finish(&outcome, false),
         Err(e) => {
             eprintln!("boardbench: {e}");
             1

@@ -1,4 +1,4 @@
-//! The perft comparison (issue 2): nodes per second of our three move
+//! The perft comparison: nodes per second of our three move
 //! generators (mailbox, bitboard with magic, bitboard with PEXT), bulk and
 //! non-bulk, against cozy-chess (a dev-dependency, the outside reference)
 //! on startpos d6 and Kiwipete d5, interleaved through the shared runner.
@@ -21,11 +21,13 @@
 //! node counts are checked against the known totals before anything is
 //! timed, and every part's count is checked on every sample.
 
-use boardbench::density::PositionSet;
-use boardbench::report::{ArmInfo, ArmReport, BenchReport, BucketReport, ControlCheck};
-use boardbench::runner::{Plan, Role, Workload};
-use boardbench::stats::{self, Summary};
-use boardbench::suite::{measure, ArmSpec, Context, Entry, Spec, AA_TOLERANCE};
+use boardbench::measure::context::Context;
+use boardbench::measure::runner::{Plan, Role, Workload};
+use boardbench::measure::stats::{self, Summary};
+use boardbench::suite::benchmark::{measure, AA_TOLERANCE};
+use boardbench::suite::density::PositionSet;
+use boardbench::suite::report::{ArmInfo, ArmReport, BenchReport, BucketReport, ControlCheck};
+use boardbench::suite::spec::{arms_of, ArmSpec, Entry, Spec};
 use cozy_chess::Board;
 use engine::movegen::{BitboardGen, MailboxGen};
 use engine::sliders::Magic;
@@ -214,7 +216,7 @@ fn run(ctx: &Context, bulk: bool) -> Result<BenchReport, String> {
         visit_warmup: false,
         precision: None,
     };
-    let arms = boardbench::suite::arms_of(&spec, false);
+    let arms = arms_of(&spec, false);
     let mut workloads = Vec::new();
     for s in &splits {
         for (i, part) in s.parts.iter().enumerate() {

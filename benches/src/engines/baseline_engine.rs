@@ -1,0 +1,633 @@
+//! The engines whole-engine NPS is compared with (ARCHITECTURE.md,
+//! "Comparisons with other engines"), and how each one's own `bench` is
+//! driven and read:
+//!
+//! * **Crafty 25.2**: started with no arguments in a fresh temporary
+//!   directory (it writes `log.*` and `game.*` files where it runs, and reads
+//!   `crafty.rc` / `.craftyrc` from there and from `$HOME`, which is pointed
+//!   at the same empty directory so a user's settings cannot change the
+//!   bench); `bench` and `quit` are written to its stdin. Its output holds
+//!   two totals blocks: the first (`Total nodes:`, `Raw nodes per second:`)
+//!   is the one-thread result and is the one read; the second adds a short
+//!   2-thread run and is ignored — the run is stopped as soon as the first
+//!   block is complete, so the 2-thread part never runs on the pinned core.
+//!   Crafty 23.4 (Debian non-free, `scripts/fetch-crafty.sh`) prints one
+//!   block of the same form, and is read the same way.
+//! * **Stockfish**: `stockfish bench 16 1 13 default depth` (its default
+//!   bench spelled out: 16 MiB hash, 1 thread, depth 13), summary on stderr:
+//!   `Nodes searched  :` and `Nodes/second    :`.
+//! * **ours**: `engine bench --profile P [--depth D]`, whose last line is
+//!   `<nodes> nodes <nps> nps`, with a `pruned` line before it.
+//! * **Crafty on our bench positions**: the same binary fed, through stdin,
+//!   one fixed-depth search of every position our `engine bench` searches
+//!   (`new`, `setboard FEN`, `sd D`, `go`); each search ends with a summary
+//!   (`time=0.87  mat=0  n=6185807 ...` and `... reduced=828K pruned=3.1M`),
+//!   summed by [`parse_crafty_searches`].
+//!
+//! Crafty counts a node each time it makes a move (`MakeMove` then
+//! `nodes_searched++`), before it tests the move for legality and before
+//! its futility pruning may drop the move unsearched; our engine counts the
+//! same way (its pruning, too, makes the move first), Stockfish a node on
+//! entering a search. The `pruned` figure of Crafty's summaries, and of our
+//! bench, is the moves made and dropped that way, so `n - pruned` counts
+//! positions searched (Crafty's illegal pseudo-legal moves are still in it:
+//! it prints no count of them).
+//!
+//! Each parser returns the figures or a one-line reason. Node counts must
+//! be plain whole numbers above 0 and rates plain numbers above 0 (no sign,
+//! exponent, `inf` or `NaN`): anything else would make the ratios infinite
+//! or meaningless, so it is refused with the line that held it.
+
+use serde::{Deserialize, Serialize};
+
+/// What one bench run reported about itself.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BenchFigures {
+    pub nodes: u64,
+    /// Nodes per second as the engine itself measured them.
+    pub nps: f64,
+}
+
+/// The kind of engine, which decides how it is driven and read.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EngineKind {
+    Crafty,
+    Stockfish,
+    Ours,
+    /// Crafty searching our bench positions, one summary per search.
+    #[serde(rename = "crafty-positions")]
+    CraftyPositions,
+}
+
+impl EngineKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Crafty => "crafty",
+            EngineKind::Stockfish => "stockfish",
+            EngineKind::Ours => "ours",
+            EngineKind::CraftyPositions => "crafty-positions",
+        }
+    }
+}
+
+/// Longest line quoted in an error, in characters.
+const LINE_QUOTED: usize = 120;
+
+/// `line` trimmed and shortened for an error message.
+fn quoted(line: &str) -> String {
+    match crate::engines::process::clip(line.trim(), LINE_QUOTED) {
+        (kept, true) => format!("{kept:?}..."),
+        (whole, false) => format!("{whole:?}"),
+    }
+}
+
+/// A node count as the engines print it: digits only (Crafty may group
+/// them with commas, removed before this), within a u64.
+fn plain_count(token: &str) -> Option<u64> {
+    (!token.is_empty() && token.bytes().all(|b| b.is_ascii_digit())).then(|| token.parse().ok()).flatten()
+}
+
+/// A rate or a time as the engines print it: digits with at most one
+/// decimal point, finite.
+fn plain_number(token: &str) -> Option<f64> {
+    let (int, frac) = token.split_once('.').unwrap_or((token, ""));
+    let digits = !(int.is_empty() && frac.is_empty()) && int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit());
+    digits.then(|| token.parse().ok()).flatten().filter(|v: &f64| v.is_finite())
+}
+
+/// The value after `label` on the first line holding it, at or after byte
+/// `from` of `text`, without thousands commas; with that line and the byte
+/// offset just past it.
+fn value_after<'a>(text: &'a str, from: usize, label: &str) -> Option<(String, &'a str, usize)> {
+    let at = text[from..].find(label)? + from;
+    let rest = &text[at + label.len()..];
+    let line_end = rest.find('\n').map(|i| at + label.len() + i + 1).unwrap_or(text.len());
+    let line_start = text[..at].rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let value = strip_colon(rest.lines().next().unwrap_or(""));
+    let token = value.split_whitespace().next().unwrap_or("");
+    Some((token.chars().filter(|c| *c != ',').collect(), &text[line_start..line_end], line_end))
+}
+
+/// The node count after `label` (see [`value_after`]): a whole number
+/// above 0.
+fn count_after(text: &str, from: usize, label: &str) -> Option<Result<(u64, usize), String>> {
+    let (token, line, end) = value_after(text, from, label)?;
+    Some(match plain_count(&token) {
+        Some(0) => Err(format!("{}: {label:?} is 0", quoted(line))),
+        Some(n) => Ok((n, end)),
+        None => Err(format!("{}: {label:?} is not followed by a whole number of nodes", quoted(line))),
+    })
+}
+
+/// The nodes per second after `label` (see [`value_after`]): above 0.
+fn rate_after(text: &str, from: usize, label: &str) -> Option<Result<f64, String>> {
+    let (token, line, _) = value_after(text, from, label)?;
+    Some(match plain_number(&token) {
+        Some(v) if v > 0.0 => Ok(v),
+        Some(_) => Err(format!("{}: a rate of 0 nodes per second", quoted(line))),
+        None => Err(format!("{}: {label:?} is not followed by a number", quoted(line))),
+    })
+}
+
+/// Crafty 25.2 `bench`: the FIRST totals block (the one-thread run).
+pub fn parse_crafty(stdout: &str) -> Result<BenchFigures, String> {
+    let (nodes, after) = match count_after(stdout, 0, "Total nodes:") {
+        None => return Err("no \"Total nodes:\" line".to_string()),
+        Some(r) => r?,
+    };
+    // The rate must belong to the same block: before any second block starts.
+    let block_end = stdout[after..].find("Total nodes:").map(|i| after + i).unwrap_or(stdout.len());
+    let nps = match rate_after(&stdout[..block_end], after, "Raw nodes per second:") {
+        None => return Err("no \"Raw nodes per second:\" line after the first \"Total nodes:\"".to_string()),
+        Some(r) => r?,
+    };
+    Ok(BenchFigures { nodes, nps })
+}
+
+/// Whether Crafty's first totals block is complete (the run may stop).
+pub fn crafty_first_block_done(stdout: &str) -> bool {
+    parse_crafty(stdout).is_ok() && {
+        let at = stdout.find("Raw nodes per second:").unwrap_or(0);
+        stdout[at..].contains('\n')
+    }
+}
+
+/// The stdin script that has Crafty search each of `fens` to `depth`
+/// with a `hash_mb` MiB table, cleared before every position (`new`), as
+/// our bench clears its own; no pondering, so one search per position.
+pub fn crafty_positions_script(fens: &[&str], depth: u32, hash_mb: usize) -> String {
+    let mut s = format!("ponder off\nhash {hash_mb}M\n");
+    for fen in fens {
+        s.push_str(&format!("new\nsetboard {fen}\nsd {depth}\ngo\n"));
+    }
+    s.push_str("quit\n");
+    s
+}
+
+/// Crafty's summaries of a series of searches, summed.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CraftySearches {
+    pub searches: usize,
+    /// Sum of `n=`: every move made, searched or not.
+    pub nodes: u64,
+    /// Sum of `pruned=`: moves made and dropped by futility pruning;
+    /// `None` when the summaries carry no such count (Crafty 23.4's do; a
+    /// Crafty that prints none is reported by its own count only).
+    pub pruned: Option<u64>,
+    /// Most the printed `pruned` figures can be off in total: Crafty
+    /// rounds them (`828K`, `3.1M`), each by up to half its last digit.
+    pub pruned_rounding: u64,
+    /// Sum of `time=` (Crafty's own search time, in hundredths of a second).
+    pub time_s: f64,
+}
+
+impl CraftySearches {
+    /// Nodes per second as Crafty counts nodes.
+    pub fn nps(&self) -> f64 {
+        self.nodes as f64 / self.time_s
+    }
+
+    /// Moves made less the ones pruned unsearched: the positions searched.
+    pub fn searched_nodes(&self) -> Option<u64> {
+        self.pruned.map(|p| self.nodes.saturating_sub(p))
+    }
+
+    /// [`searched_nodes`](Self::searched_nodes) per second.
+    pub fn searched_nps(&self) -> Option<f64> {
+        self.searched_nodes().map(|n| n as f64 / self.time_s)
+    }
+}
+
+/// A count as Crafty prints it: `548`, `4K`, `3.1M` (also `B`); with the
+/// most the printed figure can be off by.
+fn crafty_count(s: &str) -> Option<(u64, u64)> {
+    let (digits, unit) = match s.as_bytes().last()? {
+        b'K' => (&s[..s.len() - 1], 1e3),
+        b'M' => (&s[..s.len() - 1], 1e6),
+        b'B' => (&s[..s.len() - 1], 1e9),
+        _ => (s, 1.0),
+    };
+    let v = plain_number(digits)?;
+    // Not `as u64`, which would saturate a count past u64 silently.
+    let count = (v * unit).round();
+    if count >= u64::MAX as f64 {
+        return None;
+    }
+    let decimals = digits.split_once('.').map(|(_, d)| d.len() as i32).unwrap_or(0);
+    let half_step = if unit == 1.0 { 0.0 } else { 0.5 * unit / 10f64.powi(decimals) };
+    Some((count as u64, half_step.round() as u64))
+}
+
+/// The value of `key=` among the whitespace-separated tokens of `line`.
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    line.split_whitespace().find_map(|t| t.strip_prefix(key)?.strip_prefix('='))
+}
+
+/// A summary value without a parenthesised suffix (`3.75(97%)`, `n=123(0)`
+/// in later Crafty versions).
+fn bare(value: &str) -> &str {
+    value.split('(').next().unwrap_or(value)
+}
+
+/// Sum Crafty's search summaries; there must be exactly `expected`, each
+/// with its `pruned=` line.
+pub fn parse_crafty_searches(stdout: &str, expected: usize) -> Result<CraftySearches, String> {
+    let (mut searches, mut nodes, mut time_s) = (0usize, 0u64, 0.0f64);
+    let (mut pruned, mut pruned_rounding, mut with_pruned) = (0u64, 0u64, 0usize);
+    // Whether the latest summary has had its `pruned=` line.
+    let mut pruned_seen = true;
+    for line in stdout.lines() {
+        if let (Some(t), Some(n)) = (field(line, "time"), field(line, "n")) {
+            let k = searches + 1;
+            let time = plain_number(bare(t))
+                .ok_or_else(|| format!("search {k}: \"time={t}\" is not a time in seconds in {}", quoted(line)))?;
+            let n_nodes = match plain_count(bare(n)) {
+                None => {
+                    return Err(format!("search {k}: \"n={n}\" is not a whole number of nodes in {}", quoted(line)))
+                }
+                Some(0) => return Err(format!("search {k}: \"n={n}\", no nodes searched, in {}", quoted(line))),
+                Some(v) => v,
+            };
+            searches = k;
+            nodes = nodes
+                .checked_add(n_nodes)
+                .ok_or_else(|| format!("search {k}: the node counts add up past 2^64 at {}", quoted(line)))?;
+            time_s += time;
+            pruned_seen = false;
+        } else if let Some(p) = field(line, "pruned") {
+            if pruned_seen {
+                return Err(format!("a \"pruned={p}\" line with no search summary of its own before it"));
+            }
+            let (count, rounding) = crafty_count(p)
+                .ok_or_else(|| format!("search {searches}: \"pruned={p}\" is not a count in {}", quoted(line)))?;
+            pruned = pruned
+                .checked_add(count)
+                .ok_or_else(|| format!("search {searches}: the pruned counts add up past 2^64 at {}", quoted(line)))?;
+            pruned_rounding = pruned_rounding.saturating_add(rounding);
+            with_pruned += 1;
+            pruned_seen = true;
+        }
+    }
+    if searches != expected {
+        return Err(format!(
+            "{searches} search summaries (\"time=... n=...\") for {expected} positions: a position was refused or a search cut short"
+        ));
+    }
+    if with_pruned != 0 && with_pruned != searches {
+        return Err(format!("{with_pruned} of {searches} search summaries have a \"pruned=\" count"));
+    }
+    if time_s <= 0.0 {
+        return Err("the searches took 0.00 s in total by Crafty's clock: search deeper (--crafty-depth)".into());
+    }
+    // All pruned would leave no position searched: a searched NPS of 0.
+    if pruned >= nodes {
+        return Err(format!("{pruned} moves pruned of {nodes} made: the summaries do not add up"));
+    }
+    let pruned = (with_pruned > 0).then_some(pruned);
+    Ok(CraftySearches { searches, nodes, pruned, pruned_rounding, time_s })
+}
+
+/// Stockfish `bench`: `Nodes searched  : N` and `Nodes/second    : N`, on
+/// stderr (Stockfish 15.1); stdout is searched too for builds that print
+/// them there.
+pub fn parse_stockfish(stderr: &str, stdout: &str) -> Result<BenchFigures, String> {
+    let one = |text: &str| -> Option<Result<BenchFigures, String>> {
+        let nodes = match count_after(text, 0, "Nodes searched")? {
+            Ok((n, _)) => n,
+            Err(e) => return Some(Err(e)),
+        };
+        Some(match rate_after(text, 0, "Nodes/second") {
+            None => Err("a \"Nodes searched\" line but no \"Nodes/second\" line".to_string()),
+            Some(Err(e)) => Err(e),
+            Some(Ok(nps)) => Ok(BenchFigures { nodes, nps }),
+        })
+    };
+    one(stderr)
+        .or_else(|| one(stdout))
+        .unwrap_or_else(|| Err("no \"Nodes searched\" line on stderr or stdout".to_string()))
+}
+
+/// Stockfish's summary lines are `Label : value`: skip a colon before the
+/// value (Crafty's labels include theirs).
+fn strip_colon(v: &str) -> &str {
+    let t = v.trim();
+    t.strip_prefix(':').unwrap_or(t).trim()
+}
+
+/// How our `engine bench` starts the line that says how many of the nodes it
+/// counts were moves made and pruned unsearched (`pruned          : N of them ...`).
+pub const PRUNED_LABEL: &str = "pruned";
+
+/// Our `engine bench`'s `pruned` line: how many of its nodes (moves made, as
+/// Crafty counts) were pruned unsearched; `None` for an engine that prints
+/// no such line (one from before it pruned moves after making them).
+pub fn parse_ours_pruned(stdout: &str) -> Result<Option<u64>, String> {
+    let Some(line) = stdout.lines().map(str::trim).find(|l| l.split_whitespace().next() == Some(PRUNED_LABEL)) else {
+        return Ok(None);
+    };
+    let value = line[PRUNED_LABEL.len()..].trim_start().strip_prefix(':').map(str::trim_start);
+    match value.and_then(|v| v.split_whitespace().next()).and_then(plain_count) {
+        Some(n) => Ok(Some(n)),
+        None => Err(format!("{}: \"{PRUNED_LABEL} :\" is not followed by a whole count", quoted(line))),
+    }
+}
+
+/// Our bench's pruned count checked against its node count (the pruned
+/// moves are among the nodes, and something was searched).
+pub fn check_ours_pruned(pruned: Option<u64>, nodes: u64) -> Result<Option<u64>, String> {
+    match pruned {
+        Some(p) if p >= nodes => Err(format!("{p} moves pruned of {nodes} nodes: the bench does not add up")),
+        _ => Ok(pruned),
+    }
+}
+
+/// Our `engine bench`: the last non-empty line, `<nodes> nodes <nps> nps`.
+pub fn parse_ours(stdout: &str) -> Result<BenchFigures, String> {
+    let last = stdout.lines().rev().map(str::trim).find(|l| !l.is_empty()).ok_or("no output")?;
+    let w: Vec<&str> = last.split_whitespace().collect();
+    match w.as_slice() {
+        [n, "nodes", r, "nps"] => match (plain_count(n), plain_number(r)) {
+            (Some(nodes), Some(nps)) if nodes > 0 && nps > 0.0 => Ok(BenchFigures { nodes, nps }),
+            (Some(0), _) => Err(format!("last line {}: no nodes searched", quoted(last))),
+            (_, Some(nps)) if nps <= 0.0 => Err(format!("last line {}: a rate of 0 nodes per second", quoted(last))),
+            _ => Err(format!("last line {}: bad numbers (a whole node count, a rate)", quoted(last))),
+        },
+        _ => Err(format!("last line {} is not \"<nodes> nodes <nps> nps\"", quoted(last))),
+    }
+}
+
+/// The line of output worth keeping with the figures, for the record: the
+/// one that names the engine (Crafty 23.4 first says "Machine is NUMA,
+/// ..."), or for our engine what its tables got (`huge pages : 18 MiB in
+/// use ...`: our NPS depends on it), else the first line with anything on it.
+pub fn banner(stdout: &str, stderr: &str) -> Option<String> {
+    let lines = || stdout.lines().chain(stderr.lines()).map(str::trim);
+    lines()
+        .find(|l| l.starts_with("Crafty v") || l.starts_with("Stockfish ") || l.starts_with(HUGE_PAGES_LABEL))
+        .or_else(|| lines().find(|l| !l.is_empty()))
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(120).collect())
+}
+
+/// How our `engine bench` starts the line that says how much memory it has
+/// on huge pages.
+pub const HUGE_PAGES_LABEL: &str = "huge pages";
+
+/// What a run says beside its figures: Crafty's search summaries
+/// ([`EngineKind::CraftyPositions`]), or how many of our engine's nodes were
+/// moves made and pruned unsearched ([`EngineKind::Ours`], where it says).
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct Extras {
+    pub crafty: Option<CraftySearches>,
+    pub pruned: Option<u64>,
+}
+
+/// Parse the figures of a `kind` run.
+/// `positions` is how many searches a [`EngineKind::CraftyPositions`] run
+/// was given (the others ignore it).
+pub fn parse(kind: EngineKind, stdout: &str, stderr: &str, positions: usize) -> Result<(BenchFigures, Extras), String> {
+    match kind {
+        EngineKind::Crafty => parse_crafty(stdout).map(|f| (f, Extras::default())),
+        EngineKind::Stockfish => parse_stockfish(stderr, stdout).map(|f| (f, Extras::default())),
+        EngineKind::Ours => {
+            let figures = parse_ours(stdout)?;
+            let pruned = check_ours_pruned(parse_ours_pruned(stdout)?, figures.nodes)?;
+            Ok((figures, Extras { crafty: None, pruned }))
+        }
+        EngineKind::CraftyPositions => parse_crafty_searches(stdout, positions)
+            .map(|s| (BenchFigures { nodes: s.nodes, nps: s.nps() }, Extras { crafty: Some(s), pruned: None })),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CRAFTY: &str = include_str!("../../tests/fixtures/crafty-bench.txt");
+    /// Debian's Crafty 23.4 (`scripts/fetch-crafty.sh`), captured here.
+    const CRAFTY_23: &str = include_str!("../../tests/fixtures/crafty-23.4-bench.txt");
+    const STOCKFISH: &str = include_str!("../../tests/fixtures/stockfish-bench-stderr.txt");
+
+    #[test]
+    fn crafty_fixture_reads_the_first_block() {
+        let f = parse_crafty(CRAFTY).unwrap();
+        assert_eq!(f, BenchFigures { nodes: 191_258_593, nps: 6_884_758.0 });
+        assert!(crafty_first_block_done(CRAFTY));
+        // Only the SMP block: the numbers are the 2-thread run's, and they
+        // are read only because no other block precedes them.
+        let smp = &CRAFTY[CRAFTY.find("Running SMP").unwrap()..];
+        assert_eq!(parse_crafty(smp).unwrap().nodes, 194_049_215);
+    }
+
+    #[test]
+    fn crafty_partial_and_malformed_output() {
+        // Cut before the rate: not done, and an error naming what is missing.
+        let cut = &CRAFTY[..CRAFTY.find("Raw nodes").unwrap()];
+        assert!(!crafty_first_block_done(cut));
+        assert!(parse_crafty(cut).unwrap_err().contains("Raw nodes per second"));
+        // The rate line written but not yet ended by a newline.
+        let half = &CRAFTY[..CRAFTY.find("Raw nodes").unwrap() + "Raw nodes per second: 68".len()];
+        assert!(!crafty_first_block_done(half));
+        assert!(parse_crafty("Crafty v25.2\nWhite(1): bench\n").unwrap_err().contains("no \"Total nodes:\""));
+        let e = parse_crafty("Total nodes: lots\nRaw nodes per second: 5\n").unwrap_err();
+        assert_eq!(e, r#""Total nodes: lots": "Total nodes:" is not followed by a whole number of nodes"#);
+        let e = parse_crafty("Total nodes: 10\nRaw nodes per second: fast\n").unwrap_err();
+        assert_eq!(e, r#""Raw nodes per second: fast": "Raw nodes per second:" is not followed by a number"#);
+        assert!(parse_crafty("Total nodes: 0\nRaw nodes per second: 5\n").unwrap_err().contains("is 0"));
+        // A first block without its rate does not borrow the second block's.
+        let two = "Total nodes: 10\nTotal elapsed time: 1\n\nTotal nodes: 20\nRaw nodes per second: 99\n";
+        assert!(parse_crafty(two).unwrap_err().contains("Raw nodes per second"));
+        // Prompt prefixes and CRLF line ends are tolerated.
+        let f = parse_crafty("White(1): Total nodes: 1,234\r\nRaw nodes per second: 567\r\n").unwrap();
+        assert_eq!(f, BenchFigures { nodes: 1234, nps: 567.0 });
+    }
+
+    #[test]
+    fn stockfish_fixture_and_malformed() {
+        let f = parse_stockfish(STOCKFISH, "").unwrap();
+        assert_eq!(f, BenchFigures { nodes: 3_467_381, nps: 1_499_732.0 });
+        // Found on stdout when stderr lacks it.
+        assert_eq!(parse_stockfish("", STOCKFISH).unwrap(), f);
+        assert!(parse_stockfish("", "info depth 1\nbestmove e2e4\n").unwrap_err().contains("no \"Nodes searched\""));
+        assert!(parse_stockfish("Nodes searched  : 12\n", "").unwrap_err().contains("no \"Nodes/second\""));
+        let e = parse_stockfish("Nodes searched  : x\nNodes/second : 3\n", "").unwrap_err();
+        assert!(e.starts_with("\"Nodes searched  : x\": ") && e.contains("whole number of nodes"), "{e}");
+        let e = parse_stockfish("Nodes searched : 5\nNodes/second : ?\n", "").unwrap_err();
+        assert!(e.starts_with("\"Nodes/second : ?\": ") && e.contains("not followed by a number"), "{e}");
+    }
+
+    #[test]
+    fn ours_last_line() {
+        let out = "info\nnodes searched  : 100\n9233665 nodes 1428141 nps\n\n";
+        assert_eq!(parse_ours(out).unwrap(), BenchFigures { nodes: 9_233_665, nps: 1_428_141.0 });
+        assert!(parse_ours("").unwrap_err().contains("no output"));
+        assert!(parse_ours("9233665 nodes\n").unwrap_err().contains("is not"));
+        assert!(parse_ours("x nodes 5 nps\n").unwrap_err().contains("bad numbers"));
+        assert!(parse_ours("0 nodes 5 nps\n").unwrap_err().contains("no nodes searched"));
+    }
+
+    #[test]
+    fn crafty_23_fixture_reads_its_one_block() {
+        let f = parse_crafty(CRAFTY_23).unwrap();
+        assert_eq!(f, BenchFigures { nodes: 380_970_457, nps: 4_117_264.0 });
+        assert!(crafty_first_block_done(CRAFTY_23));
+        assert_eq!(banner(CRAFTY_23, "").as_deref(), Some("Crafty v23.4 (1 cpus)"));
+        // Cut before the rate: not done, and an error naming the missing line.
+        let cut = &CRAFTY_23[..CRAFTY_23.find("Raw nodes").unwrap()];
+        assert!(!crafty_first_block_done(cut));
+        assert!(parse_crafty(cut).unwrap_err().contains("Raw nodes per second"));
+    }
+
+    /// Debian's Crafty 23.4 fed `crafty_positions_script` of three bench
+    /// positions at depth 8 (a start, a middlegame, an endgame), captured.
+    const CRAFTY_23_POSITIONS: &str = include_str!("../../tests/fixtures/crafty-23.4-positions.txt");
+
+    #[test]
+    fn crafty_search_summaries_are_summed() {
+        let s = parse_crafty_searches(CRAFTY_23_POSITIONS, 3).unwrap();
+        assert_eq!((s.searches, s.nodes), (3, 12_435 + 127_369 + 15_219));
+        // 370, 65K (rounded: up to 500 either way), 289.
+        assert_eq!((s.pruned, s.pruned_rounding), (Some(370 + 65_000 + 289), 500));
+        assert!((s.time_s - 0.04).abs() < 1e-9);
+        assert_eq!(s.searched_nodes(), Some(s.nodes - 65_659));
+        assert!((s.nps() - s.nodes as f64 / 0.04).abs() < 1e-3);
+        assert!(s.searched_nps().unwrap() < s.nps());
+        let (f, searches) = parse(EngineKind::CraftyPositions, CRAFTY_23_POSITIONS, "", 3).unwrap();
+        assert_eq!((f.nodes, searches.crafty, searches.pruned), (s.nodes, Some(s), None));
+        // A position Crafty refused (or a run cut short) leaves a search missing.
+        assert!(parse_crafty_searches(CRAFTY_23_POSITIONS, 4).unwrap_err().contains("3 search summaries"));
+        // The last search's pruned= line lost: the counts no longer agree.
+        let cut = &CRAFTY_23_POSITIONS[..CRAFTY_23_POSITIONS.rfind("extensions=").unwrap()];
+        assert!(parse_crafty_searches(cut, 3).unwrap_err().contains("2 of 3 search summaries have a \"pruned=\""));
+    }
+
+    #[test]
+    fn crafty_summary_errors_name_the_field() {
+        let ok = "time=1.50  mat=0  n=1000  fh=90%\nreduced=1K pruned=200\n";
+        assert_eq!(parse_crafty_searches(ok, 1).unwrap().searched_nodes(), Some(800));
+        // Summaries with a parenthesised share and no pruned= count (the
+        // shape of later Crafty versions' lines): Crafty's own count only.
+        let later = "time=2.00(97%)  n=5000(0)  fh1=91%  nps=2.5K\nchk=1K  qchk=2K  fp=300  mcp=100\n";
+        let s = parse_crafty_searches(later, 1).unwrap();
+        assert_eq!((s.nodes, s.time_s, s.pruned, s.searched_nps()), (5_000, 2.0, None, None));
+        let bad = |t: &str| parse_crafty_searches(t, 1).unwrap_err();
+        assert!(bad("time=x  n=1000\npruned=1\n").contains("\"time=x\""));
+        assert!(bad("time=1.0  n=lots\npruned=1\n").contains("\"n=lots\""));
+        assert!(bad("time=1.0  n=10\npruned=many\n").contains("\"pruned=many\""));
+        assert!(bad("pruned=5\ntime=1.0  n=10\npruned=1\n").contains("no search summary of its own"));
+        assert!(bad("time=1.0  n=10\npruned=1\npruned=1\n").contains("no search summary of its own"));
+        assert!(bad("time=0.00  n=10\npruned=1\n").contains("0.00 s"));
+        assert!(bad("time=1.0  n=10\npruned=20\n").contains("do not add up"));
+        assert!(bad("").contains("0 search summaries"));
+    }
+
+    #[test]
+    fn zero_rates_and_odd_counts_are_refused_with_their_line() {
+        // Crafty's bench: a rate of 0 would make every ratio infinite.
+        let e = parse_crafty("Total nodes: 1000\nRaw nodes per second: 0\n").unwrap_err();
+        assert_eq!(e, r#""Raw nodes per second: 0": a rate of 0 nodes per second"#);
+        assert!(!crafty_first_block_done("Total nodes: 1000\nRaw nodes per second: 0\n"));
+        for count in ["1e300", "1.5e3", "+5", "-5", "1.5", "inf", "NaN", "18446744073709551616"] {
+            let e = parse_crafty(&format!("White(1): Total nodes: {count}\nRaw nodes per second: 5\n")).unwrap_err();
+            assert!(e.starts_with(&format!("\"White(1): Total nodes: {count}\": ")), "{e}");
+            assert!(e.ends_with("is not followed by a whole number of nodes"), "{e}");
+        }
+        for rate in ["0.0", "inf", "NaN", "1e9", "-5", "+5", ".", "1.2.3"] {
+            let e = parse_crafty(&format!("Total nodes: 10\nRaw nodes per second: {rate}\n")).unwrap_err();
+            assert!(e.starts_with(&format!("\"Raw nodes per second: {rate}\": ")), "{e}");
+        }
+        // Stockfish: the same, for either line.
+        let e = parse_stockfish("Nodes searched  : 3467381\nNodes/second    : 0\n", "").unwrap_err();
+        assert_eq!(e, r#""Nodes/second    : 0": a rate of 0 nodes per second"#);
+        let e = parse_stockfish("Nodes searched  : 1e300\nNodes/second    : 5\n", "").unwrap_err();
+        assert_eq!(e, r#""Nodes searched  : 1e300": "Nodes searched" is not followed by a whole number of nodes"#);
+        let e = parse_stockfish("", "Nodes searched  : 0\nNodes/second    : 5\n").unwrap_err();
+        assert_eq!(e, r#""Nodes searched  : 0": "Nodes searched" is 0"#);
+        // Ours.
+        assert_eq!(
+            parse_ours("100 nodes 0 nps\n").unwrap_err(),
+            r#"last line "100 nodes 0 nps": a rate of 0 nodes per second"#
+        );
+        assert!(parse_ours("100 nodes 0.0 nps\n").unwrap_err().contains("a rate of 0"));
+        for bad in
+            ["1e300 nodes 5 nps", "+100 nodes 5 nps", "100 nodes inf nps", "100 nodes NaN nps", "100 nodes -1 nps"]
+        {
+            let e = parse_ours(bad).unwrap_err();
+            assert_eq!(e, format!("last line {bad:?}: bad numbers (a whole node count, a rate)"));
+        }
+        // Plain figures still read, fractional rates included.
+        assert_eq!(parse_ours("100 nodes 2.5 nps\n").unwrap(), BenchFigures { nodes: 100, nps: 2.5 });
+    }
+
+    #[test]
+    fn our_pruned_count_is_read_and_checked() {
+        let out = "nodes           : 100 (moves made, as Crafty counts)\n\
+                   pruned          : 40 of them made and pruned unsearched\n100 nodes 50 nps\n";
+        assert_eq!(parse_ours_pruned(out), Ok(Some(40)));
+        let (f, extras) = parse(EngineKind::Ours, out, "", 0).unwrap();
+        assert_eq!((f.nodes, extras.pruned, extras.crafty), (100, Some(40), None));
+        // An engine from before the line existed: no count, no error.
+        assert_eq!(parse_ours_pruned("100 nodes 50 nps\n"), Ok(None));
+        let e = parse_ours_pruned("pruned : many\n").unwrap_err();
+        assert!(e.contains("not followed by a whole count"), "{e}");
+        let e = parse(EngineKind::Ours, "pruned : 100 of them\n100 nodes 50 nps\n", "", 0).unwrap_err();
+        assert!(e.contains("100 moves pruned of 100 nodes"), "{e}");
+    }
+
+    #[test]
+    fn crafty_summaries_with_no_or_odd_counts_are_refused() {
+        let bad = |t: &str, n: usize| parse_crafty_searches(t, n).unwrap_err();
+        let e = bad("time=1.00  n=1000\npruned=1\ntime=1.00  n=0  fh=0%\npruned=0\n", 2);
+        assert_eq!(e, r#"search 2: "n=0", no nodes searched, in "time=1.00  n=0  fh=0%""#);
+        let e = bad("time=1.00  n=1e6\npruned=1\n", 1);
+        assert_eq!(e, r#"search 1: "n=1e6" is not a whole number of nodes in "time=1.00  n=1e6""#);
+        assert!(bad("time=1.00  n=+6\npruned=1\n", 1).contains("\"n=+6\""));
+        assert!(bad("time=1e2  n=10\npruned=1\n", 1).contains("\"time=1e2\" is not a time"));
+        assert!(bad("time=inf  n=10\npruned=1\n", 1).contains("\"time=inf\""));
+        // Sums past u64 are refused, not wrapped.
+        let max = format!("time=1.00  n={}\n", u64::MAX);
+        assert!(bad(&max.repeat(2), 2).contains("search 2: the node counts add up past 2^64"));
+        assert!(bad("time=1.00  n=10\npruned=1e3\n", 1).contains("\"pruned=1e3\" is not a count"));
+        assert!(bad("time=1.00  n=10\npruned=99999999999B\n", 1).contains("is not a count"));
+        // Every move made pruned: nothing searched, so no searched NPS.
+        assert!(bad("time=1.00  n=10\npruned=10\n", 1).contains("10 moves pruned of 10 made"));
+        // Whatever parses has positive rates.
+        let (f, c) = parse(EngineKind::CraftyPositions, "time=0.01  n=1\npruned=0\n", "", 1).unwrap();
+        assert!(f.nps > 0.0 && c.crafty.unwrap().searched_nps().unwrap() > 0.0);
+    }
+
+    #[test]
+    fn crafty_counts_and_their_rounding() {
+        assert_eq!(crafty_count("548"), Some((548, 0)));
+        assert_eq!(crafty_count("4K"), Some((4_000, 500)));
+        assert_eq!(crafty_count("3.1M"), Some((3_100_000, 50_000)));
+        assert_eq!(crafty_count("2B"), Some((2_000_000_000, 500_000_000)));
+        assert_eq!(crafty_count("K"), None);
+        assert_eq!(crafty_count("-3"), None);
+        assert_eq!(crafty_count(""), None);
+        assert_eq!(crafty_count("1e3"), None);
+        assert_eq!(crafty_count("+3K"), None);
+        assert_eq!(crafty_count("20000000000B"), None);
+    }
+
+    #[test]
+    fn crafty_positions_script_searches_each_position_once() {
+        let s = crafty_positions_script(&["8/8/8/8/8/8/8/K6k w - - 0 1", "k7/8/8/8/8/8/8/7K b - - 0 1"], 12, 16);
+        assert!(s.starts_with("ponder off\nhash 16M\n") && s.ends_with("go\nquit\n"), "{s}");
+        assert_eq!(s.matches("new\nsetboard ").count(), 2);
+        assert_eq!(s.matches("sd 12\ngo\n").count(), 2);
+    }
+
+    #[test]
+    fn banners() {
+        assert_eq!(banner("\nCrafty v25.2\n", "").as_deref(), Some("Crafty v25.2"));
+        assert_eq!(banner("Machine is NUMA\nCrafty v23.4 (1 cpus)\n", "").as_deref(), Some("Crafty v23.4 (1 cpus)"));
+        assert_eq!(banner("", "Stockfish 15.1\n").as_deref(), Some("Stockfish 15.1"));
+        assert_eq!(banner("", ""), None);
+        let ours = "position  1/20  nodes 1\nhuge pages      : 18 MiB in use (the transposition table and pawn hash ask for them)\n1 nodes 1 nps\n";
+        assert_eq!(
+            banner(ours, "").as_deref(),
+            Some("huge pages : 18 MiB in use (the transposition table and pawn hash ask for them)")
+        );
+    }
+}

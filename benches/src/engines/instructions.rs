@@ -1,0 +1,460 @@
+//! Instructions per node under callgrind: our `engine bench` search beside
+//! Crafty searching the same positions.
+//!
+//! The deterministic half of the whole-engine comparison. A timed NPS ratio
+//! on a shared host moves by several per cent from run to run; the
+//! instructions a fixed-depth search executes do not move at all, so this
+//! figure shows whether a change to the engine closed part of the gap even
+//! when the timed runs cannot resolve it. It is not a speed: it leaves out
+//! how many instructions each engine retires per cycle.
+//!
+//! Ours: `engine bench` under `valgrind --tool=callgrind` with collection
+//! on only inside `Searcher::go`, so start-up and table clearing are left
+//! out. Crafty (stripped, so it has no function to toggle on): the
+//! `crafty-positions` script (the same positions, hash cleared before each)
+//! under callgrind, less a run that only starts and quits. Both count a
+//! node per move made, including the moves they then prune unsearched;
+//! our bench's `pruned` count and Crafty's summaries' `pruned=` counts give
+//! the positions each searched too.
+
+use crate::engines::baseline_engine::{self, CraftySearches};
+use crate::engines::process::{self, Ending, Job, TempDir};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// `boardbench instructions`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct InstructionsCli {
+    /// Crafty binary (e.g. from scripts/fetch-crafty.sh); without it only
+    /// our profiles are counted.
+    #[arg(long, value_name = "PATH")]
+    pub crafty: Option<PathBuf>,
+    /// Depth (`sd`) of Crafty's searches of the positions.
+    #[arg(long, value_name = "D", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub crafty_depth: u32,
+    /// Our engine binary [default: `engine` beside this program].
+    #[arg(long, value_name = "PATH")]
+    pub engine: Option<PathBuf>,
+    /// Our profiles to count (repeat the flag) [default: bitboard].
+    #[arg(long = "engine-profile", value_name = "P")]
+    pub engine_profile: Vec<String>,
+    /// Depth of our `engine bench`.
+    #[arg(long, value_name = "D", default_value_t = 9, value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: u32,
+    /// EPD file of positions for both engines [default: the bench's built-in 20].
+    #[arg(long, value_name = "FILE")]
+    pub positions: Option<PathBuf>,
+    /// The valgrind program.
+    #[arg(long, value_name = "PATH", default_value = "valgrind")]
+    pub valgrind: PathBuf,
+    /// Seconds one run under callgrind may take before it is killed.
+    #[arg(long, value_name = "SECS", default_value_t = 3600, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub timeout: u64,
+    /// Print the JSON report on stdout instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One profile of ours, counted.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct OursCount {
+    pub profile: String,
+    pub depth: u32,
+    /// Nodes as Crafty counts them: every move made.
+    pub nodes: u64,
+    /// Of `nodes`, moves made and pruned unsearched (`None`: an engine whose
+    /// bench does not say).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pruned: Option<u64>,
+    pub instructions: u64,
+}
+
+impl OursCount {
+    /// Per node as Crafty counts nodes (every move made).
+    pub fn per_node(&self) -> f64 {
+        self.instructions as f64 / self.nodes as f64
+    }
+
+    /// Per position searched (moves made less those pruned unsearched);
+    /// per node for an engine that does not count pruned moves.
+    pub fn per_searched_node(&self) -> f64 {
+        self.instructions as f64 / self.nodes.saturating_sub(self.pruned.unwrap_or(0)).max(1) as f64
+    }
+}
+
+/// Crafty, counted.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct CraftyCount {
+    pub depth: u32,
+    /// The searches' summaries, summed (nodes as Crafty counts them).
+    pub searches: CraftySearches,
+    /// The positions run less the start-and-quit run.
+    pub instructions: u64,
+    /// What the start-and-quit run executed (subtracted).
+    pub startup_instructions: u64,
+}
+
+impl CraftyCount {
+    /// Per node as Crafty counts nodes (every move made).
+    pub fn per_counted_node(&self) -> f64 {
+        self.instructions as f64 / self.searches.nodes as f64
+    }
+
+    /// Per position searched (moves made less those pruned unsearched).
+    pub fn per_searched_node(&self) -> Option<f64> {
+        self.searches.searched_nodes().map(|n| self.instructions as f64 / n as f64)
+    }
+}
+
+/// The whole report.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct InstructionsReport {
+    /// "built-in bench" or the positions file.
+    pub positions: String,
+    pub position_count: usize,
+    pub valgrind: String,
+    pub ours: Vec<OursCount>,
+    pub crafty: Option<CraftyCount>,
+}
+
+/// Run from the command line: the table (or JSON) on stdout; exit status.
+pub fn main(c: &InstructionsCli) -> Result<i32, String> {
+    let r = run(c)?;
+    let text = if c.json { format!("{}\n", serde_json::to_string(&r).map_err(|e| e.to_string())?) } else { table(&r) };
+    crate::output::print_out(&text)?;
+    Ok(0)
+}
+
+/// Check the arguments, then count every engine asked for.
+pub fn run(c: &InstructionsCli) -> Result<InstructionsReport, String> {
+    let valgrind = process::resolve_program(&c.valgrind)
+        .map_err(|e| format!("valgrind is needed (install it, or give --valgrind PATH): {e}"))?;
+    let engine = match &c.engine {
+        Some(p) => p.clone(),
+        None => crate::workspace::engine_beside_this_program()?,
+    };
+    process::check_executable(&engine).map_err(|e| format!("our engine: {e} (build it: cargo build --release)"))?;
+    let crafty = match &c.crafty {
+        Some(p) => Some(process::resolve_program(p).map_err(|e| format!("--crafty: {e}"))?),
+        None => None,
+    };
+    let profiles = if c.engine_profile.is_empty() { vec!["bitboard".to_string()] } else { c.engine_profile.clone() };
+    for p in &profiles {
+        p.parse::<engine::search::ProfileKind>().map_err(|e| format!("--engine-profile: {e}"))?;
+    }
+    let positions = match &c.positions {
+        Some(p) => Some(std::path::absolute(p).map_err(|e| format!("--positions {}: {e}", p.display()))?),
+        None => None,
+    };
+    let fens = crate::engines::nps::run::bench_fens(positions.as_deref())?;
+    let timeout = Duration::from_secs(c.timeout);
+
+    let mut ours = Vec::new();
+    for p in &profiles {
+        ours.push(count_ours(&valgrind, &engine, p, c.depth, positions.as_deref(), timeout)?);
+    }
+    let crafty = match &crafty {
+        Some(path) => Some(count_crafty(&valgrind, path, &fens, c.crafty_depth, timeout)?),
+        None => None,
+    };
+    Ok(InstructionsReport {
+        positions: positions.map_or_else(|| "built-in bench".to_string(), |p| p.display().to_string()),
+        position_count: fens.len(),
+        valgrind: valgrind.display().to_string(),
+        ours,
+        crafty,
+    })
+}
+
+/// One program under callgrind; its stdout and the instructions it counted.
+fn callgrind(
+    valgrind: &Path,
+    program: &Path,
+    args: &[String],
+    stdin: Option<&str>,
+    toggle: Option<&str>,
+    label: &str,
+    timeout: Duration,
+) -> Result<(String, u64), String> {
+    let dir = TempDir::new("boardbench-callgrind")?;
+    let out = dir.path().join("callgrind.out");
+    // Quiet: an error quotes the program's last lines, not valgrind's summary.
+    let mut full =
+        vec!["-q".to_string(), "--tool=callgrind".to_string(), format!("--callgrind-out-file={}", out.display())];
+    if let Some(t) = toggle {
+        full.push(format!("--toggle-collect={t}"));
+    }
+    full.push(program.display().to_string());
+    full.extend(args.iter().cloned());
+    // Crafty reads ~/.craftyrc and writes logs where it runs: both the
+    // temporary directory.
+    let env = [("HOME".to_string(), dir.path().display().to_string())];
+    let job = Job {
+        program: valgrind,
+        args: &full,
+        stdin,
+        cwd: dir.path(),
+        env: &env,
+        core: None,
+        realtime: false,
+        timeout,
+        stop_when: None,
+    };
+    let f = process::run(&job)?;
+    match &f.ending {
+        Ending::Exited(0) => {}
+        Ending::TimedOut => {
+            return Err(format!("{label} under callgrind ran past --timeout {} s", timeout.as_secs()));
+        }
+        Ending::Exited(code) => {
+            return Err(format!("{label} under callgrind exited with status {code}: {}", f.last_lines(3)));
+        }
+        Ending::Signalled(sig) => {
+            return Err(format!("{label} under callgrind was killed by signal {sig}: {}", f.last_lines(3)));
+        }
+        Ending::Stopped => return Err(format!("{label} under callgrind was stopped")),
+    }
+    let text =
+        std::fs::read_to_string(&out).map_err(|e| format!("{label}: no callgrind output {}: {e}", out.display()))?;
+    let instructions = callgrind_total(&text).map_err(|e| format!("{label}: {}: {e}", out.display()))?;
+    Ok((f.stdout, instructions))
+}
+
+/// The total of the first event (instructions) in a callgrind output file.
+pub fn callgrind_total(text: &str) -> Result<u64, String> {
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("summary:").or_else(|| l.strip_prefix("totals:")))
+        .ok_or("no \"summary:\" or \"totals:\" line")?;
+    let first = line.split_whitespace().next().ok_or("an empty \"summary:\" line")?;
+    first.parse().map_err(|_| format!("\"summary: {}\" is not a count of instructions", line.trim()))
+}
+
+fn count_ours(
+    valgrind: &Path,
+    engine: &Path,
+    profile: &str,
+    depth: u32,
+    positions: Option<&Path>,
+    timeout: Duration,
+) -> Result<OursCount, String> {
+    let mut args = vec!["bench", "--profile", profile, "--depth", &depth.to_string(), "--json"]
+        .into_iter()
+        .map(str::to_string)
+        .collect::<Vec<_>>();
+    if let Some(p) = positions {
+        args.extend(["--positions".to_string(), p.display().to_string()]);
+    }
+    let label = format!("engine bench --profile {profile}");
+    let (stdout, instructions) = callgrind(valgrind, engine, &args, None, Some("*Searcher*go*"), &label, timeout)?;
+    let json = serde_json::from_str::<serde_json::Value>(stdout.trim()).ok();
+    let nodes = json.as_ref().and_then(|v| v.get("nodes")?.as_u64()).ok_or_else(|| {
+        format!("{label}: no JSON object with a \"nodes\" count on stdout: {}", process::last_lines(&stdout, "", 2))
+    })?;
+    if nodes == 0 || instructions == 0 {
+        return Err(format!("{label}: {nodes} nodes, {instructions} instructions: nothing was searched"));
+    }
+    // An engine from before it pruned moves after making them has no count.
+    let pruned = json.as_ref().and_then(|v| v.get("pruned")?.as_u64());
+    let pruned = baseline_engine::check_ours_pruned(pruned, nodes).map_err(|e| format!("{label}: {e}"))?;
+    Ok(OursCount { profile: profile.to_string(), depth, nodes, pruned, instructions })
+}
+
+fn count_crafty(
+    valgrind: &Path,
+    crafty: &Path,
+    fens: &[String],
+    depth: u32,
+    timeout: Duration,
+) -> Result<CraftyCount, String> {
+    let fen_refs: Vec<&str> = fens.iter().map(String::as_str).collect();
+    // Crafty's clock runs under valgrind too: without a day per move its
+    // default 30 s limit would stop the deeper searches early.
+    let script = format!(
+        "st 86400\n{}",
+        baseline_engine::crafty_positions_script(&fen_refs, depth, engine::tools::bench::BENCH_HASH_MB)
+    );
+    let (stdout, total) = callgrind(valgrind, crafty, &[], Some(&script), None, "crafty", timeout)?;
+    let searches = baseline_engine::parse_crafty_searches(&stdout, fens.len()).map_err(|e| format!("crafty: {e}"))?;
+    let finished = completed_depths(&stdout, depth);
+    if finished != fens.len() {
+        return Err(format!(
+            "crafty: {finished} of {} searches printed a completed depth {depth} (\"{depth}->\")",
+            fens.len()
+        ));
+    }
+    let (_, startup) = callgrind(valgrind, crafty, &[], Some("quit\n"), None, "crafty (start and quit)", timeout)?;
+    let instructions = total
+        .checked_sub(startup)
+        .filter(|&i| i > 0)
+        .ok_or_else(|| format!("crafty: the searches counted {total} instructions, start and quit alone {startup}"))?;
+    Ok(CraftyCount { depth, searches, instructions, startup_instructions: startup })
+}
+
+/// How many of Crafty's searches finished iteration `depth`: search
+/// summaries (`time=` ... `n=`) with a `depth->` token since the summary
+/// before. The token may follow progress text on the same line, which
+/// Crafty overwrites with carriage returns, not newlines.
+fn completed_depths(stdout: &str, depth: u32) -> usize {
+    let tag = format!("{depth}->");
+    let (mut seen, mut completed) = (false, 0);
+    for line in stdout.lines() {
+        let tokens = || line.split_whitespace();
+        if tokens().any(|t| t == tag) {
+            seen = true;
+        }
+        if tokens().any(|t| t.starts_with("time=")) && tokens().any(|t| t.starts_with("n=")) {
+            completed += usize::from(seen);
+            seen = false;
+        }
+    }
+    completed
+}
+
+/// The report as a table.
+pub fn table(r: &InstructionsReport) -> String {
+    let mut s = format!(
+        "Instructions per node under callgrind ({} positions: {})\n\n{:<28} {:>6} {:>13} {:>16} {:>10}\n",
+        r.position_count, r.positions, "engine", "depth", "nodes", "instructions", "per node"
+    );
+    for o in &r.ours {
+        s.push_str(&format!(
+            "{:<28} {:>6} {:>13} {:>16} {:>10.1}\n",
+            format!("ours, {}", o.profile),
+            o.depth,
+            group(o.nodes),
+            group(o.instructions),
+            o.per_node()
+        ));
+        if let Some(pruned) = o.pruned {
+            s.push_str(&format!(
+                "{:<28} {:>6} {:>13} {:>16} {:>10.1}   (pruned unsearched: {})\n",
+                format!("ours, {}, searched", o.profile),
+                o.depth,
+                group(o.nodes - pruned),
+                "",
+                o.per_searched_node(),
+                group(pruned)
+            ));
+        }
+    }
+    if let Some(c) = &r.crafty {
+        s.push_str(&format!(
+            "{:<28} {:>6} {:>13} {:>16} {:>10.1}\n",
+            "crafty, nodes it counts",
+            c.depth,
+            group(c.searches.nodes),
+            group(c.instructions),
+            c.per_counted_node()
+        ));
+        if let (Some(n), Some(per)) = (c.searches.searched_nodes(), c.per_searched_node()) {
+            s.push_str(&format!(
+                "{:<28} {:>6} {:>13} {:>16} {:>10.1}   (pruned unsearched: {} ±{})\n",
+                "crafty, positions searched",
+                c.depth,
+                group(n),
+                "",
+                per,
+                group(c.searches.pruned.unwrap_or(0)),
+                group(c.searches.pruned_rounding)
+            ));
+        }
+        s.push_str(&format!(
+            "\n(crafty's start and quit, {} instructions, subtracted)\n\
+             By instructions alone, ours runs at this multiple of Crafty's node rate:\n",
+            group(c.startup_instructions)
+        ));
+        for o in &r.ours {
+            // Searched positions against searched positions: ours less our
+            // pruned moves too, where our bench counts them.
+            let searched =
+                c.per_searched_node().map_or(String::new(), |p| format!(", searched {:.3}", p / o.per_searched_node()));
+            s.push_str(&format!("  {:<12} counted {:.3}{searched}\n", o.profile, c.per_counted_node() / o.per_node()));
+        }
+    }
+    s
+}
+
+/// A count with thousands separators.
+fn group(n: u64) -> String {
+    crate::engines::nps::report::thousands(n as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_callgrind_total_is_the_first_event_of_summary() {
+        let text = "version: 1\nevents: Ir Bc\nsummary: 1354639856 226600620\nfn=(1) main\n";
+        assert_eq!(callgrind_total(text), Ok(1_354_639_856));
+        assert_eq!(callgrind_total("events: Ir\ntotals: 42\n"), Ok(42));
+        assert!(callgrind_total("events: Ir\n").unwrap_err().contains("no \"summary:\""));
+        assert!(callgrind_total("summary: 12x\n").unwrap_err().contains("not a count"));
+    }
+
+    #[test]
+    fn completed_depths_counts_only_the_asked_depth() {
+        let summary = "              time=1.17  mat=0  n=21252  fh=95%  nps=18K\n";
+        // Completed at 9; completed at 10 after progress text on its line
+        // (carriage returns); stopped during 10.
+        let out = format!(
+            "   9->   1.17   0.39   1. Nc3\n{summary}\
+             10     1.76   4/29*  1. Qd2  (114Knps)\r   10->   2.02  0.1  1. e4\n{summary}\
+             9->   0.50  0.2  1. d4\n   10     0.90   2/30*  1. c4\n{summary}"
+        );
+        assert_eq!(completed_depths(&out, 9), 2);
+        assert_eq!(completed_depths(&out, 10), 1);
+        assert_eq!(completed_depths(&out, 1), 0);
+        // A depth line with no summary after it counts for nothing.
+        assert_eq!(completed_depths("  9->   1.17\n", 9), 0);
+    }
+
+    #[test]
+    fn the_table_gives_both_of_craftys_rates() {
+        let searches =
+            CraftySearches { searches: 20, nodes: 3_000, pruned: Some(1_000), pruned_rounding: 10, time_s: 1.0 };
+        let r = InstructionsReport {
+            positions: "built-in bench".into(),
+            position_count: 20,
+            valgrind: "/usr/bin/valgrind".into(),
+            ours: vec![OursCount {
+                profile: "bitboard".into(),
+                depth: 9,
+                nodes: 1_000,
+                pruned: None,
+                instructions: 1_500_000,
+            }],
+            crafty: Some(CraftyCount { depth: 10, searches, instructions: 3_600_000, startup_instructions: 35_000 }),
+        };
+        let t = table(&r);
+        // Ours 1,500 per node; Crafty 1,200 per counted, 1,800 per searched node.
+        assert!(t.contains("1500.0"), "{t}");
+        assert!(t.contains("1200.0") && t.contains("1800.0"), "{t}");
+        assert!(t.contains("counted 0.800, searched 1.200"), "{t}");
+        assert!(t.contains("±10"), "{t}");
+        // Ours pruning 400 of its 1,000 nodes: 2,500 per searched node.
+        let mut r = r;
+        r.ours[0].pruned = Some(400);
+        let t = table(&r);
+        assert!(t.contains("ours, bitboard, searched") && t.contains("2500.0"), "{t}");
+        assert!(t.contains("counted 0.800, searched 0.720"), "{t}");
+    }
+
+    #[test]
+    fn a_missing_valgrind_is_named() {
+        let c = InstructionsCli {
+            crafty: None,
+            crafty_depth: 10,
+            engine: None,
+            engine_profile: vec![],
+            depth: 9,
+            positions: None,
+            valgrind: PathBuf::from("/nonexistent/valgrind"),
+            timeout: 10,
+            json: false,
+        };
+        assert!(run(&c).unwrap_err().contains("valgrind is needed"));
+    }
+}

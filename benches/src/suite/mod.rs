@@ -1,0 +1,24 @@
+//! The per-call suite: old and new forms of each migrated routine timed
+//! side by side on the same positions, with controls, and reported.
+//!
+//! * [`spec`]: a benchmark as data ([`spec::Spec`], [`spec::Entry`]);
+//!   [`benchmarks`]: the benchmarks and the registry, the one list every
+//!   target and subcommand is made from.
+//! * [`benchmark`]: one benchmark measured into its report (controls,
+//!   buckets, ladder, statistics); [`cases`]: the registered benchmarks as
+//!   cases for the per-case harnesses (the gate, criterion, callgrind).
+//! * [`density`]: positions by men on the board.
+//! * [`report`], [`table`], [`plot`]: the JSON document, the stdout table,
+//!   the SVG/PNG plots.
+//! * [`run`]: a run's options and orchestration (`boardbench NAME`,
+//!   `cargo bench`).
+
+pub mod benchmark;
+pub mod benchmarks;
+pub mod cases;
+pub mod density;
+pub mod plot;
+pub mod report;
+pub mod run;
+pub mod spec;
+pub mod table;

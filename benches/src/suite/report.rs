@@ -1,0 +1,414 @@
+//! The JSON document of one run (serde): metadata that makes the numbers
+//! interpretable (commit and dirty flag, rustc, CPU model and flags, clock
+//! facts, pinning, load average, date, command line) and, per benchmark ×
+//! implementation × bucket, the sample count, median, MAD, interval and the
+//! ratio to the baseline arm with its interval. Written atomically
+//! ([`crate::output::write_atomic`]).
+
+use crate::measure::calibration::ClockInfo;
+use crate::measure::counters::{CounterStatus, PerCall};
+use crate::measure::pin::Pinning;
+use crate::measure::runner::{Plan, Role};
+use crate::measure::stats::{Correlation, Ratio, Summary};
+use crate::output::{write_atomic, WriteError};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Bumped whenever a field changes meaning or disappears.
+pub const SCHEMA: &str = "boardbench.run/1";
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct RunReport {
+    pub schema: String,
+    pub metadata: Metadata,
+    pub settings: Settings,
+    pub positions: PositionsInfo,
+    pub benchmarks: Vec<BenchReport>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Metadata {
+    pub boardbench_version: String,
+    pub git_commit: Option<String>,
+    /// Tracked files modified relative to the commit.
+    pub git_dirty: Option<bool>,
+    pub rustc: String,
+    pub cpu_model: Option<String>,
+    pub cpu_flags: Vec<String>,
+    pub cpus: usize,
+    pub clock: ClockInfo,
+    pub pinning: Pinning,
+    /// 1, 5, 15 minute load averages at the start and at the end.
+    pub load_average_start: Option<[f64; 3]>,
+    pub load_average_end: Option<[f64; 3]>,
+    /// UTC, ISO 8601, at the start.
+    pub date: String,
+    pub duration_s: f64,
+    pub command_line: Vec<String>,
+    pub counters: CounterStatus,
+    /// Address-space layout randomisation while measuring (see
+    /// [`crate::measure::aslr`]); `unknown` in results written before it was recorded.
+    #[serde(default)]
+    pub aslr: crate::measure::aslr::Aslr,
+}
+
+/// How the run measured.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Settings {
+    pub quick: bool,
+    pub plan: Plan,
+    /// Minimum sample length in µs (the plan's `min_sample` is in clock units).
+    pub min_sample_us: f64,
+    pub bucket_samples_per_round: usize,
+    pub ladder_samples_per_round: usize,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PositionsInfo {
+    pub sources: Vec<String>,
+    pub per_bucket: usize,
+    pub per_count: usize,
+    pub seed: u64,
+    /// Ladder positions taken from the derived file.
+    pub derived_used: usize,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ArmInfo {
+    pub name: String,
+    pub role: Role,
+}
+
+/// One benchmark.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct BenchReport {
+    pub name: String,
+    pub about: String,
+    /// What one call does.
+    pub call: String,
+    /// Unit of every cost below, e.g. "ticks per call".
+    pub unit: String,
+    pub baseline: String,
+    pub arms: Vec<ArmInfo>,
+    /// Per-call cost of an empty routine through the runner (included in
+    /// every arm's figures, not subtracted).
+    pub call_overhead: f64,
+    /// Per bucket (or named workload).
+    pub buckets: Vec<BucketReport>,
+    /// Cost per call at each count of men, per arm (arm order).
+    pub ladder: Vec<Rung>,
+    pub correlations: Vec<Correlation>,
+    pub controls: Vec<ControlCheck>,
+    /// Plot files written for this benchmark, relative to the JSON's directory.
+    pub plots: Vec<String>,
+    /// Per-term breakdown (evalcycles: from the engine's `eval-time`
+    /// counters, in a separate build), per bucket and implementation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terms: Vec<TermBreakdown>,
+    /// How a precision-planned benchmark ended (absent with a fixed plan).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision: Option<PrecisionOutcome>,
+}
+
+/// The end of a precision-planned benchmark (see `runner::Precision`).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PrecisionOutcome {
+    /// Target half-width of every bucket ratio's 95% interval (0.01 = ±1%).
+    pub target: f64,
+    /// The widest half-width among the reported bucket ratios: candidates'
+    /// 95% intervals and the controls' intervals at their checks' level.
+    pub widest: f64,
+    /// Whether `widest` is within `target`.
+    pub met: bool,
+    /// Seconds the measurement took, warm-up included.
+    pub seconds: f64,
+    /// Kept rounds.
+    pub rounds: usize,
+}
+
+impl PrecisionOutcome {
+    /// The outcome for `report`'s buckets against `target`.
+    pub fn of(report: &BenchReport, target: f64, seconds: f64) -> PrecisionOutcome {
+        let candidates = report
+            .buckets
+            .iter()
+            .flat_map(|b| b.arms.iter().filter(|a| a.role == Role::Candidate).filter_map(|a| a.ratio));
+        let controls = report.controls.iter().map(|c| c.ratio);
+        let widest = candidates.chain(controls).map(|r| r.half_width()).fold(0.0, f64::max);
+        let rounds = report.buckets.iter().flat_map(|b| b.arms.iter().map(|a| a.rounds)).max().unwrap_or(0);
+        PrecisionOutcome { target, widest, met: widest <= target, seconds, rounds }
+    }
+}
+
+/// Where one implementation's evaluations spend their ticks on one bucket,
+/// measured by the per-phase counters of an `eval-time` build of the engine.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TermBreakdown {
+    pub bucket: String,
+    pub arm: String,
+    /// Evaluations timed.
+    pub evals: u64,
+    /// Ticks per evaluation of the whole evaluation (counters included).
+    pub whole: f64,
+    /// Ticks per evaluation per phase, in evaluation order, then the ticks
+    /// outside every phase (glue and timer reads): they sum to `whole`.
+    pub phases: Vec<TermCost>,
+    /// The same ticks in the groups the stacked-bar plot shows.
+    pub groups: Vec<TermCost>,
+    /// Ticks per evaluation that the counters' own timer reads cost
+    /// (calibrated empty region × regions per evaluation), inside `whole`.
+    pub counter_overhead: f64,
+}
+
+/// Ticks per evaluation of one named term.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TermCost {
+    pub term: String,
+    pub ticks: f64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct BucketReport {
+    /// Bucket name ("opening", ...) or workload name.
+    pub bucket: String,
+    /// Inclusive men range, for density buckets.
+    pub men: Option<[u32; 2]>,
+    pub positions: usize,
+    /// Passes over the positions per timed sample.
+    pub reps: u64,
+    pub calls_per_sample: u64,
+    pub arms: Vec<ArmReport>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ArmReport {
+    pub arm: String,
+    pub role: Role,
+    /// Timed samples kept.
+    pub samples: usize,
+    pub rounds: usize,
+    /// Over per-round medians (units per call).
+    pub summary: Summary,
+    /// Ratio of floors to the baseline arm's (absent for the baseline).
+    pub ratio: Option<Ratio>,
+    /// Median over rounds of the per-round ratio of round medians.
+    pub ratio_of_medians: Option<Ratio>,
+    /// `summary.floor` in core cycles, when the run calibrated them.
+    pub cycles_per_call: Option<f64>,
+    /// Hardware counters per call, when the machine has them.
+    pub counters: Option<PerCall>,
+    /// The per-round medians the summary and ratio come from.
+    pub round_medians: Vec<f64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Rung {
+    pub men: u32,
+    pub positions: usize,
+    /// Floor cost per call of each arm (arm order).
+    pub cost: Vec<f64>,
+}
+
+/// A control with a known answer.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ControlCheck {
+    pub bucket: String,
+    pub arm: String,
+    pub expected: f64,
+    /// Relative tolerance the interval must lie within.
+    pub tolerance: f64,
+    /// Confidence level of `ratio.interval`: 95% shared by the benchmark's
+    /// checks of this kind (Bonferroni: 1 - 0.05/m for m buckets), so that
+    /// a correct run passes all of them 95% of the time, not 0.95^m.
+    #[serde(default)]
+    pub level: f64,
+    pub ratio: Ratio,
+    pub pass: bool,
+}
+
+impl RunReport {
+    /// All control checks of the run.
+    pub fn controls(&self) -> impl Iterator<Item = (&str, &ControlCheck)> {
+        self.benchmarks.iter().flat_map(|b| b.controls.iter().map(move |c| (b.name.as_str(), c)))
+    }
+}
+
+/// Serialise and write a report atomically.
+pub fn write_report(path: &Path, report: &RunReport) -> Result<(), WriteError> {
+    let json = serde_json::to_vec_pretty(report)
+        .map_err(|e| WriteError { path: path.to_path_buf(), reason: e.to_string() })?;
+    write_atomic(path, &json)
+}
+
+/// Read a report back.
+pub fn read_report(path: &Path) -> Result<RunReport, String> {
+    let text = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let r: RunReport =
+        serde_json::from_slice(&text).map_err(|e| format!("{}: not a run report: {e}", path.display()))?;
+    if r.schema != SCHEMA {
+        return Err(format!("{}: schema {} is not {SCHEMA}", path.display(), r.schema));
+    }
+    Ok(r)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A small but complete report.
+    pub(crate) fn sample_report() -> RunReport {
+        let ratio = Ratio { estimate: 0.5, interval: [0.49, 0.51] };
+        let summary = Summary {
+            floor: 98.0,
+            floor_interval: [97.5, 98.5],
+            median: 100.0,
+            mad: 1.0,
+            trimmed_mean: 100.5,
+            interval: [99.0, 101.0],
+        };
+        RunReport {
+            schema: SCHEMA.to_string(),
+            metadata: Metadata {
+                boardbench_version: "0.1.0".into(),
+                git_commit: Some("abc".into()),
+                git_dirty: Some(false),
+                rustc: "rustc 1.95.0".into(),
+                cpu_model: Some("cpu".into()),
+                cpu_flags: vec!["tsc".into()],
+                cpus: 2,
+                clock: ClockInfo {
+                    kind: "tsc".into(),
+                    unit: "ticks".into(),
+                    fallback_reason: None,
+                    tsc_mhz: Some(2100.0),
+                    granularity: 26.0,
+                    fixed_overhead: 30.0,
+                    cycles_per_unit: Some(1.5),
+                },
+                pinning: Pinning {
+                    requested: None,
+                    core: Some(1),
+                    pinned: true,
+                    detail: "Cpus_allowed_list: 1".into(),
+                    realtime: true,
+                    realtime_detail: "SCHED_FIFO priority 1".into(),
+                },
+                load_average_start: Some([0.1, 0.2, 0.3]),
+                load_average_end: None,
+                date: "2026-01-01T00:00:00Z".into(),
+                duration_s: 1.0,
+                command_line: vec!["boardbench".into(), "all".into()],
+                counters: CounterStatus { available: false, reason: Some("ENOENT".into()) },
+                aslr: crate::measure::aslr::Aslr::Off,
+            },
+            settings: Settings {
+                quick: true,
+                plan: Plan {
+                    rounds: 3,
+                    budget_s: None,
+                    warmup_rounds: 1,
+                    min_sample: 21000.0,
+                    visit_warmup: true,
+                    precision: None,
+                },
+                min_sample_us: 10.0,
+                bucket_samples_per_round: 5,
+                ladder_samples_per_round: 2,
+            },
+            positions: PositionsInfo {
+                sources: vec!["a.epd".into()],
+                per_bucket: 2,
+                per_count: 1,
+                seed: 3,
+                derived_used: 0,
+            },
+            benchmarks: vec![BenchReport {
+                name: "x".into(),
+                about: "x".into(),
+                call: "one".into(),
+                unit: "ticks per call".into(),
+                baseline: "old".into(),
+                arms: vec![
+                    ArmInfo { name: "old".into(), role: Role::Baseline },
+                    ArmInfo { name: "new".into(), role: Role::Candidate },
+                ],
+                call_overhead: 2.0,
+                buckets: vec![BucketReport {
+                    bucket: "opening".into(),
+                    men: Some([26, 32]),
+                    positions: 2,
+                    reps: 3,
+                    calls_per_sample: 6,
+                    arms: vec![
+                        ArmReport {
+                            arm: "old".into(),
+                            role: Role::Baseline,
+                            samples: 15,
+                            rounds: 3,
+                            summary: summary.clone(),
+                            ratio: None,
+                            ratio_of_medians: None,
+                            cycles_per_call: Some(150.0),
+                            counters: None,
+                            round_medians: vec![99.0, 100.0, 101.0],
+                        },
+                        ArmReport {
+                            arm: "new".into(),
+                            role: Role::Candidate,
+                            samples: 15,
+                            rounds: 3,
+                            summary,
+                            ratio: Some(ratio),
+                            ratio_of_medians: Some(ratio),
+                            cycles_per_call: None,
+                            counters: Some(PerCall { cycles: 1.0, instructions: 2.0, branch_misses: 0.5 }),
+                            round_medians: vec![49.0, 50.0, 51.0],
+                        },
+                    ],
+                }],
+                ladder: vec![Rung { men: 3, positions: 1, cost: vec![10.0, 5.0] }],
+                correlations: vec![crate::measure::stats::correlate("old", &[3.0, 4.0], &[1.0, 2.0])],
+                controls: vec![ControlCheck {
+                    bucket: "opening".into(),
+                    arm: "old (A/A)".into(),
+                    expected: 1.0,
+                    tolerance: 0.01,
+                    level: 0.95,
+                    ratio: Ratio { estimate: 1.0, interval: [0.999, 1.001] },
+                    pass: true,
+                }],
+                plots: vec!["x-men.svg".into()],
+                precision: None,
+                terms: vec![TermBreakdown {
+                    bucket: "opening".into(),
+                    arm: "old".into(),
+                    evals: 10,
+                    whole: 3.0,
+                    phases: vec![TermCost { term: "pawns".into(), ticks: 1.0 }],
+                    groups: vec![TermCost { term: "pawns".into(), ticks: 1.0 }],
+                    counter_overhead: 0.5,
+                }],
+            }],
+        }
+    }
+
+    #[test]
+    fn json_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.json");
+        let r = sample_report();
+        write_report(&path, &r).unwrap();
+        assert_eq!(read_report(&path).unwrap(), r);
+        // Field names are the schema: spot-check the ones other tools read.
+        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(v["schema"], SCHEMA);
+        assert_eq!(v["benchmarks"][0]["buckets"][0]["arms"][1]["ratio"]["interval"][1], 0.51);
+        assert_eq!(v["benchmarks"][0]["buckets"][0]["arms"][1]["role"], "candidate");
+        assert_eq!(v["metadata"]["pinning"]["pinned"], true);
+        // A wrong schema is refused.
+        let mut other = r.clone();
+        other.schema = "other/9".into();
+        write_report(&path, &other).unwrap();
+        assert!(read_report(&path).unwrap_err().contains("schema other/9"));
+    }
+}
