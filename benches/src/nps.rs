@@ -15,7 +15,7 @@
 //! over rounds of the per-round NPS ratio, with a bootstrap 95% interval
 //! (rounds resampled; the two runs of a round are neighbours in time, so
 //! drift cancels in their ratio). Whole-process timings swing up to 2x here
-//! under load from other jobs (DESIGN §5): quote these ratios, measured in
+//! under load from other jobs: quote these ratios, measured in
 //! one job, not one absolute figure.
 //!
 //! With `--crafty`, Crafty also searches our bench positions to a fixed
@@ -25,7 +25,12 @@
 //! the same way (one per move made) and its bench says how many were pruned
 //! moves, so the ratios are given both counted against counted and searched
 //! positions against searched positions (`ours P searched /
-//! crafty-positions searched`).
+//! crafty-positions searched`). Each position is searched from a clean
+//! state: Crafty 23 gets `new` before each, in one process; Crafty 25,
+//! which refuses `new`, a fresh process per position (its version is read
+//! from the banner of a start-and-quit before the first round). A run of
+//! several processes is timed by Crafty's own clock as before (its
+//! summaries' `time=`); its CPU and wall times are the processes' sums.
 
 use crate::baseline_engine::{self, BenchFigures, CraftySearches, EngineKind};
 use crate::plot::{self, Bar};
@@ -55,10 +60,11 @@ pub const MAX_TIMEOUT_S: u64 = 7 * 24 * 3600;
 /// `boardbench nps` on the command line.
 #[derive(clap::Args, Clone, Debug)]
 pub struct NpsCli {
-    /// Crafty binary (25.2, or Debian's 23.4 from scripts/fetch-crafty.sh):
-    /// driven through stdin ("bench", then "quit") in a fresh temporary
-    /// directory that is also its $HOME; and, unless --no-crafty-positions,
-    /// run again on our bench positions (`crafty-positions`).
+    /// Crafty binary (25.2, or 23.4 from Debian's non-free `crafty` package,
+    /// see scripts/fetch-crafty.sh): driven through stdin ("bench", then
+    /// "quit") in a fresh temporary directory that is also its $HOME; and,
+    /// unless --no-crafty-positions, run again on our bench positions
+    /// (`crafty-positions`; Crafty 25 in a fresh process per position).
     #[arg(long, value_name = "PATH")]
     pub crafty: Option<PathBuf>,
     /// Stockfish binary (e.g. /usr/games/stockfish): `bench 16 1 13 default depth`.
@@ -198,8 +204,13 @@ pub struct EngineReport {
     pub kind: EngineKind,
     pub program: String,
     pub args: Vec<String>,
-    /// What was written to stdin, if anything.
+    /// What was written to stdin, if anything (for a run of several
+    /// processes, their scripts one after another: each ends with `quit`).
     pub stdin: Option<String>,
+    /// How Crafty was brought back to a clean state between our positions
+    /// (`crafty-positions` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crafty_reset: Option<baseline_engine::CraftyReset>,
     /// The line of its output kept for the record: its version banner, or
     /// for our engine how much memory it had on huge pages.
     pub banner: Option<String>,
@@ -322,9 +333,14 @@ struct Plan {
     kind: EngineKind,
     program: PathBuf,
     args: Vec<String>,
-    stdin: Option<String>,
+    /// One run: the processes to start one after another, each with what is
+    /// written to its stdin (`crafty-positions` of a Crafty that refuses
+    /// `new`: one per position; everything else: one).
+    processes: Vec<Option<String>>,
     /// Point $HOME at the working directory (Crafty reads ~/.craftyrc).
     home_is_cwd: bool,
+    /// How Crafty is reset between positions (`crafty-positions` only).
+    crafty_reset: Option<baseline_engine::CraftyReset>,
     /// Searches the stdin script asks for (`crafty-positions` only).
     positions: usize,
 }
@@ -339,8 +355,9 @@ pub(crate) fn bench_fens(positions: Option<&Path>) -> Result<Vec<String>, String
     }
 }
 
-/// `fens`: what [`bench_fens`] read.
-fn plans(a: &NpsArgs, fens: &[String]) -> Vec<Plan> {
+/// `fens`: what [`bench_fens`] read; `crafty_reset`: how the Crafty given
+/// is reset between positions ([`baseline_engine::probe_crafty`]).
+fn plans(a: &NpsArgs, fens: &[String], crafty_reset: baseline_engine::CraftyReset) -> Vec<Plan> {
     let mut v = Vec::new();
     for p in &a.profiles {
         let mut args = vec!["bench".to_string(), "--profile".to_string(), p.clone()];
@@ -355,8 +372,9 @@ fn plans(a: &NpsArgs, fens: &[String]) -> Vec<Plan> {
             kind: EngineKind::Ours,
             program: a.engine.clone(),
             args,
-            stdin: None,
+            processes: vec![None],
             home_is_cwd: false,
+            crafty_reset: None,
             positions: 0,
         });
     }
@@ -368,8 +386,9 @@ fn plans(a: &NpsArgs, fens: &[String]) -> Vec<Plan> {
             kind: EngineKind::Stockfish,
             program: sf.clone(),
             args,
-            stdin: None,
+            processes: vec![None],
             home_is_cwd: false,
+            crafty_reset: None,
             positions: 0,
         });
     }
@@ -379,8 +398,9 @@ fn plans(a: &NpsArgs, fens: &[String]) -> Vec<Plan> {
             kind: EngineKind::Crafty,
             program: c.clone(),
             args: Vec::new(),
-            stdin: Some("bench\nquit\n".into()),
+            processes: vec![Some("bench\nquit\n".into())],
             home_is_cwd: true,
+            crafty_reset: None,
             positions: 0,
         });
         if let Some(depth) = a.crafty_positions_depth {
@@ -390,8 +410,18 @@ fn plans(a: &NpsArgs, fens: &[String]) -> Vec<Plan> {
                 kind: EngineKind::CraftyPositions,
                 program: c.clone(),
                 args: Vec::new(),
-                stdin: Some(baseline_engine::crafty_positions_script(&fens, depth, engine::bench::BENCH_HASH_MB)),
+                processes: baseline_engine::crafty_positions_scripts(
+                    &fens,
+                    depth,
+                    engine::bench::BENCH_HASH_MB,
+                    crafty_reset,
+                    "",
+                )
+                .into_iter()
+                .map(Some)
+                .collect(),
                 home_is_cwd: true,
+                crafty_reset: Some(crafty_reset),
                 positions: fens.len(),
             });
         }
@@ -462,35 +492,57 @@ struct Outcome {
     banner: Option<String>,
 }
 
-/// Run one engine once; the figures, or a one-line error.
+/// Run one engine once (every process of its run, one after another, each
+/// in a fresh temporary directory); the figures, or a one-line error.
 fn run_once(p: &Plan, a: &NpsArgs) -> Result<Outcome, String> {
-    let dir = TempDir::new(&format!("boardbench-nps-{}", p.kind.name()))?;
-    let env: Vec<(String, String)> =
-        if p.home_is_cwd { vec![("HOME".into(), dir.path().display().to_string())] } else { Vec::new() };
     let stop = |s: &str| baseline_engine::crafty_first_block_done(s);
     let stop_ref: &(dyn Fn(&str) -> bool + Sync) = &stop;
-    let f = process::run(&Job {
-        program: &p.program,
-        args: &p.args,
-        stdin: p.stdin.as_deref(),
-        cwd: dir.path(),
-        env: &env,
-        core: a.core,
-        realtime: a.realtime,
-        timeout: a.timeout,
-        stop_when: (p.kind == EngineKind::Crafty).then_some(stop_ref),
-    })
-    .map_err(|e| format!("{}: {e}", p.label))?;
     let name = p.program.display();
-    let tail = f.last_lines(3);
-    match &f.ending {
-        Ending::TimedOut => {
-            return Err(format!("{name} did not finish within {} s (killed); last lines: {tail}", a.timeout.as_secs()))
+    // --timeout bounds the whole run, however many processes it takes.
+    let started = Instant::now();
+    let mut run: Option<process::Finished> = None;
+    for stdin in &p.processes {
+        let dir = TempDir::new(&format!("boardbench-nps-{}", p.kind.name()))?;
+        let env: Vec<(String, String)> =
+            if p.home_is_cwd { vec![("HOME".into(), dir.path().display().to_string())] } else { Vec::new() };
+        let f = process::run(&Job {
+            program: &p.program,
+            args: &p.args,
+            stdin: stdin.as_deref(),
+            cwd: dir.path(),
+            env: &env,
+            core: a.core,
+            realtime: a.realtime,
+            timeout: a.timeout.saturating_sub(started.elapsed()),
+            stop_when: (p.kind == EngineKind::Crafty).then_some(stop_ref),
+        })
+        .map_err(|e| format!("{}: {e}", p.label))?;
+        let tail = f.last_lines(3);
+        match &f.ending {
+            Ending::TimedOut => {
+                return Err(format!(
+                    "{name} did not finish within {} s (killed); last lines: {tail}",
+                    a.timeout.as_secs()
+                ))
+            }
+            Ending::Exited(0) | Ending::Stopped => {}
+            Ending::Exited(c) => return Err(format!("{name} exited with status {c}; last lines: {tail}")),
+            Ending::Signalled(s) => return Err(format!("{name} was killed by signal {s}; last lines: {tail}")),
         }
-        Ending::Exited(0) | Ending::Stopped => {}
-        Ending::Exited(c) => return Err(format!("{name} exited with status {c}; last lines: {tail}")),
-        Ending::Signalled(s) => return Err(format!("{name} was killed by signal {s}; last lines: {tail}")),
+        run = Some(match run {
+            None => f,
+            Some(before) => process::Finished {
+                stdout: before.stdout + &f.stdout,
+                stderr: before.stderr + &f.stderr,
+                ending: f.ending,
+                wall: before.wall + f.wall,
+                user: before.user + f.user,
+                system: before.system + f.system,
+            },
+        });
     }
+    let f = run.ok_or_else(|| format!("{}: no process to run", p.label))?;
+    let tail = f.last_lines(3);
     let hint = if p.kind == EngineKind::CraftyPositions {
         " (--no-crafty-positions runs Crafty's own bench only)"
     } else {
@@ -519,7 +571,15 @@ pub fn run(a: &NpsArgs) -> Result<NpsReport, String> {
     let date_secs = sysinfo::now_secs();
     let load_start = sysinfo::load_average();
     let fens = bench_fens(a.positions.as_deref())?;
-    let plans = plans(a, &fens);
+    // How this Crafty is reset between positions, from the version it
+    // gives on start: only needed when it searches our positions.
+    let crafty_reset = match (&a.crafty, a.crafty_positions_depth) {
+        (Some(crafty), Some(_)) => baseline_engine::CraftyReset::for_version(
+            baseline_engine::probe_crafty(crafty, a.timeout).map_err(|e| format!("crafty-positions: {e}"))?,
+        ),
+        _ => baseline_engine::CraftyReset::default(),
+    };
+    let plans = plans(a, &fens, crafty_reset);
     // Every round's lines aligned, however long the profile names.
     let label_width = plans.iter().map(|p| p.label.len()).max().unwrap_or(0).max(18);
     let orders = balanced_orders(plans.len());
@@ -573,7 +633,8 @@ pub fn run(a: &NpsArgs) -> Result<NpsReport, String> {
                 kind: p.kind,
                 program: p.program.display().to_string(),
                 args: p.args.clone(),
-                stdin: p.stdin.clone(),
+                stdin: p.processes.iter().flatten().cloned().reduce(|all, one| all + &one),
+                crafty_reset: p.crafty_reset,
                 banner,
                 nodes_consistent: runs.windows(2).all(|w| w[0].nodes == w[1].nodes),
                 nps: Spread::of(&nps),
@@ -768,22 +829,25 @@ pub fn table(r: &NpsReport) -> String {
         let Some(c) = e.runs.first().and_then(|x| x.crafty) else {
             continue;
         };
+        let reset = e.crafty_reset.map(|r| format!(" ({})", r.describe())).unwrap_or_default();
         let _ = match (c.pruned, &e.searched_nps) {
             (Some(pruned), Some(searched)) => writeln!(
                 s,
-                "  {}: Crafty's fixed-depth searches of our {} bench positions; {:.1}% of the nodes it counts \
-                 are moves it made and pruned unsearched (pruned counts as Crafty rounds them, within {}); \
-                 counting searched positions only: median {} nps",
+                "  {}: Crafty's fixed-depth searches of our {} bench positions{reset}; {:.1}% of the nodes it \
+                 counts are moves it made and pruned unsearched (its {} counts, as Crafty rounds them: \
+                 {} ±{}); counting searched positions only: median {} nps",
                 e.label,
                 c.searches,
                 100.0 * pruned as f64 / c.nodes as f64,
+                c.pruned_fields(),
+                thousands(pruned as f64),
                 thousands(c.pruned_rounding as f64),
                 thousands(searched.median),
             ),
             _ => writeln!(
                 s,
-                "  {}: Crafty's fixed-depth searches of our {} bench positions; its summaries carry no \
-                 \"pruned=\" count, so only its own node count is reported",
+                "  {}: Crafty's fixed-depth searches of our {} bench positions{reset}; its summaries carry no \
+                 pruned count (\"pruned=\", or \"fp=\" and \"mcp=\"), so only its own node count is reported",
                 e.label, c.searches,
             ),
         };
@@ -812,6 +876,7 @@ mod tests {
             program: "x".into(),
             args: vec![],
             stdin: None,
+            crafty_reset: None,
             banner: None,
             runs: nps
                 .iter()
@@ -912,8 +977,14 @@ mod tests {
         // the ratio against its own count, round by round.
         let mut crafty = eng("crafty-positions", EngineKind::CraftyPositions, &[400.0, 200.0]);
         for (r, time_s) in crafty.runs.iter_mut().zip([2.5, 5.0]) {
-            r.crafty =
-                Some(CraftySearches { searches: 20, nodes: 1_000, pruned: Some(250), pruned_rounding: 500, time_s });
+            r.crafty = Some(CraftySearches {
+                searches: 20,
+                nodes: 1_000,
+                pruned: Some(250),
+                pruned_rounding: 500,
+                time_s,
+                ..Default::default()
+            });
         }
         crafty.searched_nps = Some(Spread::of(&crafty.runs.iter().map(RunRecord::searched_nps).collect::<Vec<_>>()));
         let engines = vec![eng("ours bitboard", EngineKind::Ours, &[300.0, 150.0]), crafty];
@@ -938,7 +1009,7 @@ mod tests {
         assert_eq!(r.iter().map(|x| x.theirs.as_str()).collect::<Vec<_>>(), ["crafty-positions"]);
         let rep = report(engines, r, 2);
         let t = table(&rep);
-        assert!(t.contains("its summaries carry no \"pruned=\" count"), "{t}");
+        assert!(t.contains("its summaries carry no pruned count"), "{t}");
     }
 
     #[test]
@@ -953,8 +1024,14 @@ mod tests {
         ours.searched_nps = Some(Spread::of(&ours.runs.iter().map(RunRecord::searched_nps).collect::<Vec<_>>()));
         let mut crafty = eng("crafty-positions", EngineKind::CraftyPositions, &[400.0, 200.0]);
         for (r, time_s) in crafty.runs.iter_mut().zip([2.5, 5.0]) {
-            r.crafty =
-                Some(CraftySearches { searches: 20, nodes: 1_000, pruned: Some(250), pruned_rounding: 500, time_s });
+            r.crafty = Some(CraftySearches {
+                searches: 20,
+                nodes: 1_000,
+                pruned: Some(250),
+                pruned_rounding: 500,
+                time_s,
+                ..Default::default()
+            });
         }
         crafty.searched_nps = Some(Spread::of(&crafty.runs.iter().map(RunRecord::searched_nps).collect::<Vec<_>>()));
         let mut mailbox = eng("ours mailbox", EngineKind::Ours, &[100.0, 50.0]);
