@@ -6,16 +6,21 @@
 #
 # Usage: scripts/compare-crafty.sh PATH-TO-CRAFTY [boardbench nps flags...]
 #   e.g. scripts/compare-crafty.sh ~/src/crafty-25.2/crafty --runs 3 --core 1
-#   or   scripts/compare-crafty.sh "$(scripts/fetch-crafty.sh)"   # Debian's Crafty 23.4
+#   or   scripts/compare-crafty.sh "$(scripts/fetch-crafty.sh)"
+#        (a Crafty you built, via $CRAFTY, or Debian's non-free package
+#        `crafty` through the system's package client: see that script)
 #   BOARDBENCH_NO_STOCKFISH=1 leaves Stockfish out.
 # Crafty is driven through stdin ("bench", then "quit") in a fresh temporary
 # directory that is also its $HOME (its log files land there and no
 # crafty.rc/.craftyrc is read); only its first, one-thread totals block is
 # read and the run is stopped before the 2-thread part. A second Crafty run
 # per round searches our own bench positions to depth 14 (--crafty-depth D;
-# --no-crafty-positions skips it): the same positions for both engines, and
+# --no-crafty-positions skips it), each from a clean state (Crafty 23: `new`
+# before each; Crafty 25, which refuses `new`: a fresh process per
+# position): the same positions for both engines, and
 # Crafty's per-search summaries give the share of its nodes that are moves it
-# made and pruned unsearched (both engines count a node per move made, pruned
+# made and pruned unsearched (23.4's pruned=, 25.2's fp= and mcp=; both
+# engines count a node per move made, pruned
 # ones included; our bench prints its own pruned count), so ours / Crafty is
 # also given positions searched against positions searched.
 set -euo pipefail

@@ -59,14 +59,37 @@ fn counts_our_search_and_craftys_nodes() {
     let per_node = r.ours[0].per_node();
     assert!((100.0..100_000.0).contains(&per_node), "{per_node} instructions per node");
 
-    // The stand-in: 1,000,000 nodes a search, 250K pruned; the searches ran
-    // more of the shell than starting and quitting did.
+    // The stand-in, acting Crafty 25.2: it refuses `new`, so a process per
+    // position (a fresh one reports 1,000,000 nodes, a reused one 600,000),
+    // fp=150.0K and mcp=100.0K pruned; the searches ran more of the shell
+    // than the same input without "go" did.
     let c = r.crafty.expect("crafty counted");
+    assert_eq!(format!("{:?}", c.reset), "ProcessPerPosition");
+    assert_eq!(c.processes, positions);
     assert_eq!(c.searches.searches, positions);
     assert_eq!(c.searches.nodes, 1_000_000 * positions as u64);
     assert_eq!(c.searches.pruned, Some(250_000 * positions as u64));
+    assert_eq!(c.searches.futility_pruned, Some(150_000 * positions as u64));
     assert!(c.instructions > 0 && c.startup_instructions > 0);
     assert!(c.per_searched_node().unwrap() > c.per_counted_node());
+}
+
+#[test]
+fn crafty_23_searches_every_position_in_one_process() {
+    let engine = engine();
+    let crafty = fixture("fake-crafty.sh");
+    let out = instructions(
+        &["--engine", engine.to_str().unwrap(), "--depth", "1", "--crafty", crafty.to_str().unwrap(), "--json"],
+        &[("FAKE_CRAFTY", "23.4")],
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: InstructionsReport = serde_json::from_slice(&out.stdout).unwrap();
+    let positions = engine::tools::bench::BENCH_POSITIONS.len() as u64;
+    let c = r.crafty.expect("crafty counted");
+    assert_eq!((format!("{:?}", c.reset), c.processes), ("NewCommand".to_string(), 1));
+    assert_eq!((c.searches.nodes, c.searches.pruned), (1_000_000 * positions, Some(250_000 * positions)));
+    assert_eq!(c.searches.futility_pruned, None);
+    assert!(c.instructions > 0 && c.startup_instructions > 0);
 }
 
 #[test]
@@ -82,7 +105,9 @@ fn bad_input_is_named() {
     let args = ["--engine", engine, "--depth", "1", "--crafty", crafty.to_str().unwrap()];
     fails_with(
         &instructions(&args, &[("FAKE_MODE", "fail")]),
-        "crafty under callgrind exited with status 2: Crafty v25.2 | ERROR: hash table allocation failed",
+        "crafty (position 1) under callgrind exited with status 2: Crafty v25.2 | machine has 2 processors | \
+         ERROR: hash table allocation failed",
     );
-    fails_with(&instructions(&args, &[("FAKE_MODE", "refuse")]), "crafty: 10 search summaries");
+    let white_to_move = engine::tools::bench::BENCH_POSITIONS.iter().filter(|(_, fen)| fen.contains(" w ")).count();
+    fails_with(&instructions(&args, &[("FAKE_MODE", "refuse")]), &format!("crafty: {white_to_move} search summaries"));
 }

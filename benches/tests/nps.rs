@@ -81,20 +81,33 @@ fn fake_crafty_and_stockfish_end_to_end() {
     }
     assert_eq!(crafty.banner.as_deref(), Some("Crafty v25.2"));
     assert_eq!(crafty.stdin.as_deref(), Some("bench\nquit\n"));
-    // Crafty on our bench positions: one search per position, summed (the
-    // fake answers every search with 1,000,000 nodes in 0.50 s, 250K pruned).
+    // Crafty 25.2 on our bench positions: it refuses `new`, so a fresh
+    // process per position (a script each, no `new`), one search each,
+    // summed. The fake answers a fresh process's search with 1,000,000 nodes
+    // in 0.50 s, fp=150.0K and mcp=100.0K pruned, and any later search in
+    // the same process with 600,000: the sums show every search was fresh.
     let positions = &r.engines[5];
     let script = positions.stdin.as_deref().unwrap();
     let fens = engine::tools::bench::BENCH_POSITIONS.len();
-    assert!(script.starts_with("ponder off\nhash 16M\n"), "{script}");
-    assert_eq!(script.matches("\nsd 14\ngo\n").count(), fens);
+    // (Read by name, whatever module the type lives in.)
+    assert_eq!(format!("{:?}", positions.crafty_reset), "Some(ProcessPerPosition)");
+    assert!(script.starts_with("ponder off\nhash 16M\nsetboard "), "{script}");
+    assert_eq!(script.matches("\nsd 14\ngo\nquit\n").count(), fens);
+    assert_eq!(script.matches("ponder off\nhash 16M\nsetboard ").count(), fens);
+    assert!(!script.contains("new\n"), "{script}");
     assert!(script.contains(&format!("setboard {}\n", engine::tools::bench::BENCH_POSITIONS[0].1)));
     for run in &positions.runs {
         let c = run.crafty.unwrap();
-        assert_eq!((c.searches, c.nodes, c.pruned), (fens, 1_000_000 * fens as u64, Some(250_000 * fens as u64)));
+        let n = fens as u64;
+        assert_eq!((c.searches, c.nodes, c.pruned), (fens, 1_000_000 * n, Some(250_000 * n)));
+        assert_eq!((c.futility_pruned, c.move_count_pruned), (Some(150_000 * n), Some(100_000 * n)));
+        // 150.0K and 100.0K: each within 50.
+        assert_eq!(c.pruned_rounding, 100 * n);
         assert_eq!(run.nps, 2_000_000.0);
         assert_eq!(run.searched_nps(), 1_500_000.0);
         assert_eq!(run.ending, "exited 0");
+        // Every process's CPU and wall time summed.
+        assert!(run.wall_s > 0.0 && run.cpu_share > 0.0, "{run:?}");
     }
     assert_eq!(positions.searched_nps.unwrap().median, 1_500_000.0);
     let sf = &r.engines[3];
@@ -129,11 +142,12 @@ fn fake_crafty_and_stockfish_end_to_end() {
     sorted.sort();
     assert_eq!(sorted, [0, 1, 2, 3, 4, 5], "a permutation per round: {first_slots:?}");
     assert_ne!(r.engines[0].runs[0].slot, r.engines[0].runs[1].slot, "order changes between rounds");
-    // Each Crafty run had a fresh working directory, which was also $HOME,
-    // and nothing was left behind.
+    // Each Crafty process had a fresh working directory, which was also
+    // $HOME, and nothing was left behind: one start for its version, then
+    // per round one for its bench and one per position.
     let starts = std::fs::read_to_string(&record).unwrap();
     let dirs: Vec<(&str, &str)> = starts.lines().map(|l| l.split_once(' ').unwrap()).collect();
-    assert_eq!(dirs.len(), 6, "two Crafty runs a round");
+    assert_eq!(dirs.len(), 1 + 3 * (1 + fens), "Crafty processes started");
     for (cwd, home) in &dirs {
         assert_eq!(cwd, home);
         assert!(!Path::new(cwd).exists(), "{cwd} removed");
@@ -150,12 +164,60 @@ fn fake_crafty_and_stockfish_end_to_end() {
         "{stdout}"
     );
     assert!(stdout.contains("25.0% of the nodes it counts are moves it made and pruned unsearched"), "{stdout}");
+    assert!(stdout.contains("positions (a fresh process per position (this Crafty refuses \"new\"))"), "{stdout}");
+    assert!(stdout.contains("(its fp= + mcp= counts, as Crafty rounds them: 5,000,000 ±2,000)"), "{stdout}");
     assert!(stdout.contains("ours bitboard: 25.0% of the nodes it counts are moves it made and pruned"), "{stdout}");
     assert!(stdout.contains("searched positions only: median 1,500,000 nps"), "{stdout}");
     assert_eq!(r.plots.len(), 2);
     for p in &r.plots {
         assert!(std::fs::metadata(dir.path().join(p)).unwrap().len() > 1000);
     }
+}
+
+#[test]
+fn fake_crafty_23_searches_our_positions_in_one_process_after_new() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("starts.txt");
+    let out = nps(
+        &[
+            "--crafty",
+            s(&fixture("fake-crafty.sh")),
+            "--engine",
+            s(&fixture("fake-engine.sh")),
+            "--engine-profile",
+            "bitboard",
+            "--runs",
+            "2",
+            "--out",
+            s(dir.path()),
+            "--no-plots",
+        ],
+        &[("FAKE_CRAFTY", "23.4"), ("FAKE_RECORD", s(&record))],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let r: NpsReport = serde_json::from_slice(&std::fs::read(dir.path().join("nps-latest.json")).unwrap()).unwrap();
+    let crafty = r.engines.iter().find(|e| e.label == "crafty").unwrap();
+    assert_eq!(crafty.banner.as_deref(), Some("Crafty v23.4 (1 cpus)"));
+    assert_eq!((crafty.runs[0].nodes, crafty.runs[0].nps), (380_970_457, 4_117_264.0));
+    assert_eq!(crafty.runs[0].ending, "stopped after the first totals block");
+    let positions = r.engines.iter().find(|e| e.label == "crafty-positions").unwrap();
+    let fens = engine::tools::bench::BENCH_POSITIONS.len();
+    assert_eq!(format!("{:?}", positions.crafty_reset), "Some(NewCommand)");
+    let script = positions.stdin.as_deref().unwrap();
+    assert!(script.starts_with("ponder off\nhash 16M\nnew\nsetboard "), "{script}");
+    assert_eq!(script.matches("new\nsetboard ").count(), fens);
+    assert_eq!(script.matches("quit\n").count(), 1);
+    for run in &positions.runs {
+        let c = run.crafty.unwrap();
+        assert_eq!((c.searches, c.nodes, c.pruned), (fens, 1_000_000 * fens as u64, Some(250_000 * fens as u64)));
+        assert_eq!((c.futility_pruned, c.move_count_pruned, c.pruned_rounding), (None, None, 500 * fens as u64));
+    }
+    // One start for its version, then two a round: its bench and one
+    // process for all our positions.
+    assert_eq!(std::fs::read_to_string(&record).unwrap().lines().count(), 1 + 2 * 2);
+    assert!(stdout.contains("positions (one process, \"new\" before each position)"), "{stdout}");
+    assert!(stdout.contains("(its pruned= counts, as Crafty rounds them: 5,000,000 ±10,000)"), "{stdout}");
 }
 
 #[test]
@@ -220,21 +282,30 @@ fn baseline_failures_are_one_clear_line() {
     let sf = base("--stockfish", fixture("fake-stockfish.sh"));
     fails_with(
         &run(&crafty, "fail"),
-        "exited with status 2; last lines: Crafty v25.2 | ERROR: hash table allocation failed",
+        "exited with status 2; last lines: Crafty v25.2 | machine has 2 processors | ERROR: hash table allocation failed",
     );
     fails_with(&run(&crafty, "garbage"), "printed no bench result (no \"Total nodes:\" line); last lines:");
     let t = Instant::now();
     fails_with(&run(&crafty, "hang"), "did not finish within 3 s (killed)");
     assert!(t.elapsed() < Duration::from_secs(20));
-    // Crafty's bench fine, but half our positions refused: said, not summed.
+    // Crafty's bench fine, but our positions with black to move refused:
+    // said, not summed.
+    let white_to_move = engine::tools::bench::BENCH_POSITIONS.iter().filter(|(_, fen)| fen.contains(" w ")).count();
+    assert!(white_to_move < engine::tools::bench::BENCH_POSITIONS.len());
     fails_with(
         &run(&crafty_with_positions, "refuse"),
         &format!(
-            "printed no bench result ({} search summaries (\"time=... n=...\") for {} positions: a position was \
-             refused or a search cut short) (--no-crafty-positions runs Crafty's own bench only); last lines:",
-            engine::tools::bench::BENCH_POSITIONS.len() / 2,
+            "printed no bench result ({white_to_move} search summaries (\"time=... n=...\" or \"time=... nodes=...\") \
+             for {} positions: a position was refused or a search cut short) (--no-crafty-positions runs Crafty's \
+             own bench only); last lines:",
             engine::tools::bench::BENCH_POSITIONS.len()
         ),
+    );
+    // A Crafty that cannot even start and quit: its version is unknown.
+    let broken = script(dir.path(), "broken-crafty.sh", "echo 'Crafty v25.2'; echo 'ERROR: no memory'; exit 3");
+    fails_with(
+        &run(&base("--crafty", broken), "ok"),
+        "crafty-positions: crafty (start and quit, for its version) exited with status 3: Crafty v25.2 | ERROR: no memory",
     );
     fails_with(&run(&sf, "fail"), "exited with status 1; last lines:");
     fails_with(&run(&sf, "garbage"), "no \"Nodes searched\" line on stderr or stdout");
@@ -405,7 +476,8 @@ fn a_long_positions_script_answered_at_length_does_not_deadlock() {
         dir.path(),
         "chatty-crafty.sh",
         &format!(
-            "pad=$(head -c 3000 /dev/zero | tr '\\0' .)\n\
+            "echo 'Crafty v23.4 (1 cpus)'\n\
+             pad=$(head -c 3000 /dev/zero | tr '\\0' .)\n\
              while read -r cmd; do\n\
              case \"$cmd\" in\n\
              bench) cat '{}' ;;\n\
@@ -534,4 +606,97 @@ fn cores_are_those_the_process_may_use() {
         let out = run(Some(0));
         fails_with(&out, &format!("--core 0: no such core (this process may run on cores [{last}])"));
     }
+}
+
+/// `scripts/fetch-crafty.sh` with `args` and `envs` (and no $CRAFTY of the
+/// caller's).
+fn fetch_crafty(args: &[&str], envs: &[(&str, &str)]) -> Output {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/fetch-crafty.sh");
+    let mut c = Command::new(script);
+    c.args(args).env_remove("CRAFTY").env_remove("APT_GET").env_remove("FETCH_CRAFTY_DIR");
+    for (k, v) in envs {
+        c.env(k, v);
+    }
+    c.output().expect("fetch-crafty.sh runs")
+}
+
+/// Exit 1 and one stderr line starting "error: " and holding `want`.
+fn script_fails_with(out: &Output, want: &str) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: ") && err.contains(want), "{err}");
+    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
+#[test]
+fn fetch_crafty_takes_a_given_crafty_or_the_package_clients() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = fixture("fake-crafty.sh");
+    let printed = |out: &Output| String::from_utf8_lossy(&out.stdout).trim_end().to_string();
+    // A Crafty the user built: the argument, or $CRAFTY; printed absolute.
+    let out = fetch_crafty(&[s(&fake)], &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(printed(&out), s(&fake));
+    let out = fetch_crafty(&[], &[("CRAFTY", s(&fake))]);
+    assert_eq!(printed(&out), s(&fake));
+    script_fails_with(&fetch_crafty(&["/nonexistent/crafty"], &[]), "/nonexistent/crafty is not an executable file");
+    script_fails_with(&fetch_crafty(&[s(&fixture("README.md"))], &[]), "is not an executable file");
+    // Nothing given, nothing unpacked yet, and the package client has no
+    // crafty package: how to get one, exit 1, nothing left behind.
+    let unpack = dir.path().join("crafty");
+    let no_package =
+        script(dir.path(), "apt-get-without-crafty", "echo \"E: Unable to locate package $2\" >&2; exit 100");
+    let envs = [("APT_GET", s(&no_package)), ("FETCH_CRAFTY_DIR", s(&unpack))];
+    let out = fetch_crafty(&[], &envs);
+    script_fails_with(&out, "download crafty' found no crafty package (E: Unable to locate package crafty)");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("build Crafty from its source") && err.contains("non-free 'crafty' package"), "{err}");
+    assert!(!unpack.exists());
+    // No package client at all.
+    let out = fetch_crafty(&[], &[("APT_GET", "/nonexistent/apt-get"), ("FETCH_CRAFTY_DIR", s(&unpack))]);
+    script_fails_with(&out, "no package client (/nonexistent/apt-get) here; build Crafty from its source");
+    // A package client that has it: asked for the package by name, the
+    // package unpacked without root and the binary's path printed.
+    if Command::new("dpkg-deb").arg("--version").output().is_err() {
+        eprintln!("note: dpkg-deb is not installed; the unpacking half of this test skipped");
+        return;
+    }
+    let tree = dir.path().join("pkg");
+    std::fs::create_dir_all(tree.join("DEBIAN")).unwrap();
+    std::fs::create_dir_all(tree.join("usr/games")).unwrap();
+    std::fs::write(
+        tree.join("DEBIAN/control"),
+        "Package: crafty\nVersion: 23.4-7\nArchitecture: all\nMaintainer: test <test@invalid>\nDescription: test\n",
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let packaged = tree.join("usr/games/crafty");
+        std::fs::write(&packaged, "#!/bin/sh\necho 'Crafty v23.4 (1 cpus)'\n").unwrap();
+        std::fs::set_permissions(&packaged, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let deb = dir.path().join("crafty_23.4-7_all.deb");
+    let built = Command::new("dpkg-deb").args(["--root-owner-group", "--build", s(&tree), s(&deb)]).output().unwrap();
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let with_package = script(
+        dir.path(),
+        "apt-get-with-crafty",
+        &format!("[ \"$1 $2\" = 'download crafty' ] || exit 100\ncp '{}' .", s(&deb)),
+    );
+    let out = fetch_crafty(&[], &[("APT_GET", s(&with_package)), ("FETCH_CRAFTY_DIR", s(&unpack))]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let bin = unpack.join("usr/games/crafty");
+    assert_eq!(printed(&out), s(&bin));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unpacked crafty_23.4-7_all.deb under"));
+    let banner = Command::new(&bin).stdin(std::process::Stdio::null()).current_dir(dir.path()).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&banner.stdout), "Crafty v23.4 (1 cpus)\n", "the unpacked program runs");
+    // Once unpacked it is reused: the client is not asked again.
+    let out = fetch_crafty(&[], &[("APT_GET", s(&no_package)), ("FETCH_CRAFTY_DIR", s(&unpack))]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(printed(&out), s(&bin));
+    // Only the package's files are left: no download directory.
+    let left: Vec<String> =
+        std::fs::read_dir(&unpack).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(left, ["usr"]);
 }

@@ -11,27 +11,41 @@
 //!   is the one-thread result and is the one read; the second adds a short
 //!   2-thread run and is ignored — the run is stopped as soon as the first
 //!   block is complete, so the 2-thread part never runs on the pinned core.
-//!   Crafty 23.4 (Debian non-free, `scripts/fetch-crafty.sh`) prints one
-//!   block of the same form, and is read the same way.
+//!   Crafty 23.4 (Debian's non-free `crafty` package) prints one block of
+//!   the same form, and is read the same way.
 //! * **Stockfish**: `stockfish bench 16 1 13 default depth` (its default
 //!   bench spelled out: 16 MiB hash, 1 thread, depth 13), summary on stderr:
 //!   `Nodes searched  :` and `Nodes/second    :`.
 //! * **ours**: `engine bench --profile P [--depth D]`, whose last line is
 //!   `<nodes> nodes <nps> nps`, with a `pruned` line before it.
 //! * **Crafty on our bench positions**: the same binary fed, through stdin,
-//!   one fixed-depth search of every position our `engine bench` searches
-//!   (`new`, `setboard FEN`, `sd D`, `go`); each search ends with a summary
-//!   (`time=0.87  mat=0  n=6185807 ...` and `... reduced=828K pruned=3.1M`),
-//!   summed by [`parse_crafty_searches`].
+//!   one fixed-depth search of every position our `engine bench` searches,
+//!   each from a clean state as our bench clears its tables
+//!   ([`crafty_positions_scripts`]). Crafty 23 does that in one process:
+//!   `new`, `setboard FEN`, `sd D`, `go` per position. Crafty 25 answers
+//!   `new` with "NOTICE: new command not implemented, please exit and
+//!   restart crafty", so it gets a fresh process per position (`setboard`,
+//!   `sd`, `go`, `quit`); which one a binary gets is read from the banner it
+//!   prints on start ([`probe_crafty`]). Each search ends with a summary,
+//!   summed by [`parse_crafty_searches`]: 23.4's `time=0.87  mat=0
+//!   n=6185807 ...` then `... reduced=828K pruned=3.1M`; 25.2's
+//!   `time=0.10(100%)  nodes=770553(770.6K)  fh1=89% ...` then `chk=4.3K
+//!   qchk=6.4K  fp=295.2K  mcp=95.5K ...`, followed by the evaluation table
+//!   it prints after every move (no `key=value` fields, so never read).
 //!
 //! Crafty counts a node each time it makes a move (`MakeMove` then
 //! `nodes_searched++`), before it tests the move for legality and before
-//! its futility pruning may drop the move unsearched; our engine counts the
-//! same way (its pruning, too, makes the move first), Stockfish a node on
-//! entering a search. The `pruned` figure of Crafty's summaries, and of our
-//! bench, is the moves made and dropped that way, so `n - pruned` counts
-//! positions searched (Crafty's illegal pseudo-legal moves are still in it:
-//! it prints no count of them).
+//! its pruning may drop the move unsearched; our engine counts the same way
+//! (its pruning, too, makes the move first), Stockfish a node on entering a
+//! search. The pruned figures of Crafty's summaries (23.4's `pruned=`, the
+//! futility-pruned moves; 25.2's `fp=` futility-pruned and `mcp=`
+//! move-count-pruned moves) and our bench's `pruned` count the moves made
+//! and dropped that way, so nodes less those count positions searched
+//! (Crafty's illegal pseudo-legal moves are still in it: it prints no count
+//! of them). Crafty prints the pruned counts abbreviated (`828K`, `3.1M`):
+//! each is off by up to half its last digit, summed in
+//! [`CraftySearches::pruned_rounding`]; its node counts are exact (25.2
+//! prints the abbreviation after the exact count, in parentheses).
 //!
 //! Each parser returns the figures or a one-line reason. Node counts must
 //! be plain whole numbers above 0 and rates plain numbers above 0 (no sign,
@@ -153,30 +167,152 @@ pub fn crafty_first_block_done(stdout: &str) -> bool {
     }
 }
 
-/// The stdin script that has Crafty search each of `fens` to `depth`
-/// with a `hash_mb` MiB table, cleared before every position (`new`), as
-/// our bench clears its own; no pondering, so one search per position.
-pub fn crafty_positions_script(fens: &[&str], depth: u32, hash_mb: usize) -> String {
-    let mut s = format!("ponder off\nhash {hash_mb}M\n");
-    for fen in fens {
-        s.push_str(&format!("new\nsetboard {fen}\nsd {depth}\ngo\n"));
+/// A Crafty version, as its banner gives it (`Crafty v25.2`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct CraftyVersion {
+    pub major: u32,
+    pub minor: u32,
+}
+
+impl std::fmt::Display for CraftyVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
     }
-    s.push_str("quit\n");
-    s
+}
+
+/// The version in the first `Crafty vMAJOR.MINOR` banner of `stdout`
+/// (`Crafty v23.4 (1 cpus)`, `Crafty v25.2`); `None` when there is none.
+pub fn crafty_version(stdout: &str) -> Option<CraftyVersion> {
+    let at = stdout.find("Crafty v")?;
+    let token = stdout[at + "Crafty v".len()..].split_whitespace().next()?;
+    let (major, rest) = token.split_once('.')?;
+    let minor: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    Some(CraftyVersion { major: plain_count(major)?.try_into().ok()?, minor: minor.parse().ok()? })
+}
+
+/// How Crafty is brought back to a clean state (empty hash tables, no
+/// killers or history from the last search) before each of our positions.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CraftyReset {
+    /// `new` before each position, all in one process (Crafty 23 and older).
+    #[default]
+    NewCommand,
+    /// A fresh process per position: Crafty 25 refuses `new` ("not
+    /// implemented, please exit and restart crafty"). Also what a Crafty
+    /// whose banner gives no version gets, since it is right for any version.
+    ProcessPerPosition,
+}
+
+impl CraftyReset {
+    /// The reset for a Crafty of `version`: `new` up to Crafty 23, whose
+    /// `new` clears everything (23.4 measured that way); a fresh process
+    /// from 24 on, and for a Crafty that gives no version.
+    pub fn for_version(version: Option<CraftyVersion>) -> CraftyReset {
+        match version {
+            Some(v) if v.major <= 23 => CraftyReset::NewCommand,
+            _ => CraftyReset::ProcessPerPosition,
+        }
+    }
+
+    /// In words, for the tables.
+    pub fn describe(self) -> &'static str {
+        match self {
+            CraftyReset::NewCommand => "one process, \"new\" before each position",
+            CraftyReset::ProcessPerPosition => "a fresh process per position (this Crafty refuses \"new\")",
+        }
+    }
+}
+
+/// What Crafty 25 answers `new` with: its tables are not cleared.
+const NEW_REFUSED: &str = "new command not implemented";
+
+/// The stdin scripts that have Crafty search each of `fens` to `depth`
+/// with a `hash_mb` MiB table, each position from a clean state as our
+/// bench clears its own (see [`CraftyReset`]), with no pondering, so one
+/// search per position: one script per process to start. `prelude` (e.g.
+/// a time limit) opens every script.
+pub fn crafty_positions_scripts(
+    fens: &[&str],
+    depth: u32,
+    hash_mb: usize,
+    reset: CraftyReset,
+    prelude: &str,
+) -> Vec<String> {
+    let setup = format!("{prelude}ponder off\nhash {hash_mb}M\n");
+    let search = |fen: &str| format!("setboard {fen}\nsd {depth}\ngo\n");
+    match reset {
+        CraftyReset::NewCommand => {
+            let mut s = setup;
+            for fen in fens {
+                s.push_str("new\n");
+                s.push_str(&search(fen));
+            }
+            s.push_str("quit\n");
+            vec![s]
+        }
+        CraftyReset::ProcessPerPosition => fens.iter().map(|fen| format!("{setup}{}quit\n", search(fen))).collect(),
+    }
+}
+
+/// `script` without its `go` commands: everything Crafty does for it
+/// (start, table set-up, `new`, `setboard`, quit) except searching.
+pub fn without_searches(script: &str) -> String {
+    script.lines().filter(|l| l.trim() != "go").map(|l| format!("{l}\n")).collect()
+}
+
+/// Start `crafty` with only `quit` on stdin, in a fresh temporary directory
+/// that is also its `$HOME`, and read the version from the banner it prints
+/// on start (`None`: no banner with a version). A Crafty that fails to
+/// start or to quit is an error.
+pub fn probe_crafty(crafty: &std::path::Path, timeout: std::time::Duration) -> Result<Option<CraftyVersion>, String> {
+    use crate::engines::process::{self, Ending, Job, TempDir};
+    let dir = TempDir::new("boardbench-crafty-version")?;
+    let env = [("HOME".to_string(), dir.path().display().to_string())];
+    let f = process::run(&Job {
+        program: crafty,
+        args: &[],
+        stdin: Some("quit\n"),
+        cwd: dir.path(),
+        env: &env,
+        core: None,
+        realtime: false,
+        timeout,
+        stop_when: None,
+    })
+    .map_err(|e| format!("crafty (start and quit, for its version): {e}"))?;
+    let what = "crafty (start and quit, for its version)";
+    match f.ending {
+        Ending::Exited(0) => Ok(crafty_version(&f.stdout)),
+        Ending::Exited(c) => Err(format!("{what} exited with status {c}: {}", f.last_lines(3))),
+        Ending::Signalled(sig) => Err(format!("{what} was killed by signal {sig}: {}", f.last_lines(3))),
+        Ending::TimedOut | Ending::Stopped => {
+            Err(format!("{what} did not quit within {} s: {}", timeout.as_secs(), f.last_lines(3)))
+        }
+    }
 }
 
 /// Crafty's summaries of a series of searches, summed.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CraftySearches {
     pub searches: usize,
-    /// Sum of `n=`: every move made, searched or not.
+    /// Sum of `n=` (23.4) or `nodes=` (25.2): every move made, searched or not.
     pub nodes: u64,
-    /// Sum of `pruned=`: moves made and dropped by futility pruning;
-    /// `None` when the summaries carry no such count (Crafty 23.4's do; a
+    /// Moves made and dropped unsearched: the sum of `pruned=` (23.4,
+    /// futility pruning) or of `fp=` plus `mcp=` (25.2, futility and move
+    /// count pruning); `None` when the summaries carry no such count (a
     /// Crafty that prints none is reported by its own count only).
     pub pruned: Option<u64>,
-    /// Most the printed `pruned` figures can be off in total: Crafty
-    /// rounds them (`828K`, `3.1M`), each by up to half its last digit.
+    /// Of `pruned`, the `fp=` (futility-pruned) sum, for a Crafty that
+    /// prints it (25.2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub futility_pruned: Option<u64>,
+    /// Of `pruned`, the `mcp=` (move-count-pruned) sum, for a Crafty that
+    /// prints it (25.2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_count_pruned: Option<u64>,
+    /// Most the printed pruned figures can be off in total: Crafty rounds
+    /// them (`828K`, `3.1M`), each by up to half its last digit.
     pub pruned_rounding: u64,
     /// Sum of `time=` (Crafty's own search time, in hundredths of a second).
     pub time_s: f64,
@@ -196,6 +332,15 @@ impl CraftySearches {
     /// [`searched_nodes`](Self::searched_nodes) per second.
     pub fn searched_nps(&self) -> Option<f64> {
         self.searched_nodes().map(|n| n as f64 / self.time_s)
+    }
+
+    /// Which fields the pruned count was read from, for the tables.
+    pub fn pruned_fields(&self) -> &'static str {
+        if self.futility_pruned.is_some() {
+            "fp= + mcp="
+        } else {
+            "pruned="
+        }
     }
 }
 
@@ -224,68 +369,128 @@ fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     line.split_whitespace().find_map(|t| t.strip_prefix(key)?.strip_prefix('='))
 }
 
-/// A summary value without a parenthesised suffix (`3.75(97%)`, `n=123(0)`
-/// in later Crafty versions).
+/// A summary value without a parenthesised suffix (`3.75(97%)`,
+/// `nodes=770553(770.6K)` in Crafty 25).
 fn bare(value: &str) -> &str {
     value.split('(').next().unwrap_or(value)
 }
 
+/// A search summary's time and node count, with the node count's key:
+/// `time=` with `n=` (Crafty 23.4) or `nodes=` (25.2) on one line.
+fn summary_fields(line: &str) -> Option<(&str, &'static str, &str)> {
+    let time = field(line, "time")?;
+    match (field(line, "n"), field(line, "nodes")) {
+        (Some(n), _) => Some((time, "n", n)),
+        (None, Some(n)) => Some((time, "nodes", n)),
+        (None, None) => None,
+    }
+}
+
+/// Whether `line` is the first line of a Crafty search summary.
+pub fn is_search_summary(line: &str) -> bool {
+    summary_fields(line).is_some()
+}
+
+/// The pruned counts a summary's second line carries: `pruned=` (23.4) or
+/// `fp=` and `mcp=` (25.2); `Ok(None)` for a line with neither.
+fn pruned_fields(line: &str) -> Result<Option<Vec<(&'static str, &str)>>, String> {
+    if let Some(p) = field(line, "pruned") {
+        return Ok(Some(vec![("pruned", p)]));
+    }
+    match (field(line, "fp"), field(line, "mcp")) {
+        (None, None) => Ok(None),
+        (Some(fp), Some(mcp)) => Ok(Some(vec![("fp", fp), ("mcp", mcp)])),
+        _ => Err(format!("{}: \"fp=\" and \"mcp=\" must come together", quoted(line))),
+    }
+}
+
 /// Sum Crafty's search summaries; there must be exactly `expected`, each
-/// with its `pruned=` line.
+/// with its pruned counts (`pruned=`, or `fp=` and `mcp=`) or none with
+/// any. Output in which Crafty refused `new` is refused: its tables would
+/// have carried over from one position to the next.
 pub fn parse_crafty_searches(stdout: &str, expected: usize) -> Result<CraftySearches, String> {
-    let (mut searches, mut nodes, mut time_s) = (0usize, 0u64, 0.0f64);
-    let (mut pruned, mut pruned_rounding, mut with_pruned) = (0u64, 0u64, 0usize);
-    // Whether the latest summary has had its `pruned=` line.
+    if let Some(line) = stdout.lines().find(|l| l.contains(NEW_REFUSED)) {
+        return Err(format!(
+            "Crafty refused \"new\" ({}), so its tables would carry over between positions: \
+             it must search each position in a fresh process",
+            quoted(line)
+        ));
+    }
+    let mut s = CraftySearches::default();
+    let (mut with_pruned, mut with_split, mut fp, mut mcp) = (0usize, 0usize, 0u64, 0u64);
+    let mut pruned = 0u64;
+    // Whether the latest summary has had its pruned-count line.
     let mut pruned_seen = true;
     for line in stdout.lines() {
-        if let (Some(t), Some(n)) = (field(line, "time"), field(line, "n")) {
-            let k = searches + 1;
+        if let Some((t, key, n)) = summary_fields(line) {
+            let k = s.searches + 1;
             let time = plain_number(bare(t))
                 .ok_or_else(|| format!("search {k}: \"time={t}\" is not a time in seconds in {}", quoted(line)))?;
             let n_nodes = match plain_count(bare(n)) {
                 None => {
-                    return Err(format!("search {k}: \"n={n}\" is not a whole number of nodes in {}", quoted(line)))
+                    return Err(format!("search {k}: \"{key}={n}\" is not a whole number of nodes in {}", quoted(line)))
                 }
-                Some(0) => return Err(format!("search {k}: \"n={n}\", no nodes searched, in {}", quoted(line))),
+                Some(0) => return Err(format!("search {k}: \"{key}={n}\", no nodes searched, in {}", quoted(line))),
                 Some(v) => v,
             };
-            searches = k;
-            nodes = nodes
+            s.searches = k;
+            s.nodes = s
+                .nodes
                 .checked_add(n_nodes)
                 .ok_or_else(|| format!("search {k}: the node counts add up past 2^64 at {}", quoted(line)))?;
-            time_s += time;
+            s.time_s += time;
             pruned_seen = false;
-        } else if let Some(p) = field(line, "pruned") {
+        } else if let Some(counts) = pruned_fields(line).map_err(|e| format!("search {}: {e}", s.searches))? {
+            let (key, value) = counts[0];
             if pruned_seen {
-                return Err(format!("a \"pruned={p}\" line with no search summary of its own before it"));
+                return Err(format!("a \"{key}={value}\" line with no search summary of its own before it"));
             }
-            let (count, rounding) = crafty_count(p)
-                .ok_or_else(|| format!("search {searches}: \"pruned={p}\" is not a count in {}", quoted(line)))?;
-            pruned = pruned
-                .checked_add(count)
-                .ok_or_else(|| format!("search {searches}: the pruned counts add up past 2^64 at {}", quoted(line)))?;
-            pruned_rounding = pruned_rounding.saturating_add(rounding);
+            for &(key, value) in &counts {
+                let (count, rounding) = crafty_count(value).ok_or_else(|| {
+                    format!("search {}: \"{key}={value}\" is not a count in {}", s.searches, quoted(line))
+                })?;
+                let past = || format!("search {}: the pruned counts add up past 2^64 at {}", s.searches, quoted(line));
+                pruned = pruned.checked_add(count).ok_or_else(past)?;
+                match key {
+                    "fp" => fp = fp.checked_add(count).ok_or_else(past)?,
+                    "mcp" => mcp = mcp.checked_add(count).ok_or_else(past)?,
+                    _ => {}
+                }
+                s.pruned_rounding = s.pruned_rounding.saturating_add(rounding);
+            }
             with_pruned += 1;
+            with_split += usize::from(counts.len() == 2);
             pruned_seen = true;
         }
     }
-    if searches != expected {
+    if s.searches != expected {
         return Err(format!(
-            "{searches} search summaries (\"time=... n=...\") for {expected} positions: a position was refused or a search cut short"
+            "{} search summaries (\"time=... n=...\" or \"time=... nodes=...\") for {expected} positions: \
+             a position was refused or a search cut short",
+            s.searches
         ));
     }
-    if with_pruned != 0 && with_pruned != searches {
-        return Err(format!("{with_pruned} of {searches} search summaries have a \"pruned=\" count"));
+    if with_pruned != 0 && with_pruned != s.searches {
+        return Err(format!("{with_pruned} of {} search summaries have a pruned count", s.searches));
     }
-    if time_s <= 0.0 {
+    if with_split != 0 && with_split != with_pruned {
+        return Err(format!(
+            "{with_split} of {with_pruned} pruned counts are \"fp=\" and \"mcp=\", the others \"pruned=\": \
+             the output of two Crafty versions"
+        ));
+    }
+    if s.time_s <= 0.0 {
         return Err("the searches took 0.00 s in total by Crafty's clock: search deeper (--crafty-depth)".into());
     }
     // All pruned would leave no position searched: a searched NPS of 0.
-    if pruned >= nodes {
-        return Err(format!("{pruned} moves pruned of {nodes} made: the summaries do not add up"));
+    if pruned >= s.nodes {
+        return Err(format!("{pruned} moves pruned of {} made: the summaries do not add up", s.nodes));
     }
-    let pruned = (with_pruned > 0).then_some(pruned);
-    Ok(CraftySearches { searches, nodes, pruned, pruned_rounding, time_s })
+    s.pruned = (with_pruned > 0).then_some(pruned);
+    if with_split > 0 {
+        (s.futility_pruned, s.move_count_pruned) = (Some(fp), Some(mcp));
+    }
+    Ok(s)
 }
 
 /// Stockfish `bench`: `Nodes searched  : N` and `Nodes/second    : N`, on
@@ -498,17 +703,20 @@ mod tests {
         assert!(parse_crafty_searches(CRAFTY_23_POSITIONS, 4).unwrap_err().contains("3 search summaries"));
         // The last search's pruned= line lost: the counts no longer agree.
         let cut = &CRAFTY_23_POSITIONS[..CRAFTY_23_POSITIONS.rfind("extensions=").unwrap()];
-        assert!(parse_crafty_searches(cut, 3).unwrap_err().contains("2 of 3 search summaries have a \"pruned=\""));
+        assert!(parse_crafty_searches(cut, 3).unwrap_err().contains("2 of 3 search summaries have a pruned count"));
+        // 23.4 answers `new` silently and says which version it is.
+        assert_eq!(crafty_version(CRAFTY_23_POSITIONS), Some(CraftyVersion { major: 23, minor: 4 }));
+        assert_eq!((s.futility_pruned, s.move_count_pruned, s.pruned_fields()), (None, None, "pruned="));
     }
 
     #[test]
     fn crafty_summary_errors_name_the_field() {
         let ok = "time=1.50  mat=0  n=1000  fh=90%\nreduced=1K pruned=200\n";
         assert_eq!(parse_crafty_searches(ok, 1).unwrap().searched_nodes(), Some(800));
-        // Summaries with a parenthesised share and no pruned= count (the
-        // shape of later Crafty versions' lines): Crafty's own count only.
-        let later = "time=2.00(97%)  n=5000(0)  fh1=91%  nps=2.5K\nchk=1K  qchk=2K  fp=300  mcp=100\n";
-        let s = parse_crafty_searches(later, 1).unwrap();
+        // Summaries with a parenthesised share and no pruned count at all:
+        // Crafty's own count only.
+        let bare_summary = "time=2.00(97%)  nodes=5000(5.0K)  fh1=91%  nps=2.5K\nchk=1K  qchk=2K  50move=0\n";
+        let s = parse_crafty_searches(bare_summary, 1).unwrap();
         assert_eq!((s.nodes, s.time_s, s.pruned, s.searched_nps()), (5_000, 2.0, None, None));
         let bad = |t: &str| parse_crafty_searches(t, 1).unwrap_err();
         assert!(bad("time=x  n=1000\npruned=1\n").contains("\"time=x\""));
@@ -610,12 +818,137 @@ mod tests {
         assert_eq!(crafty_count("20000000000B"), None);
     }
 
+    const FENS: [&str; 2] = ["8/8/8/8/8/8/8/K6k w - - 0 1", "k7/8/8/8/8/8/8/7K b - - 0 1"];
+
     #[test]
-    fn crafty_positions_script_searches_each_position_once() {
-        let s = crafty_positions_script(&["8/8/8/8/8/8/8/K6k w - - 0 1", "k7/8/8/8/8/8/8/7K b - - 0 1"], 12, 16);
+    fn crafty_23_searches_every_position_in_one_process_after_new() {
+        let v = crafty_version(CRAFTY_23);
+        assert_eq!(CraftyReset::for_version(v), CraftyReset::NewCommand);
+        let scripts = crafty_positions_scripts(&FENS, 12, 16, CraftyReset::NewCommand, "");
+        assert_eq!(scripts.len(), 1);
+        let s = &scripts[0];
         assert!(s.starts_with("ponder off\nhash 16M\n") && s.ends_with("go\nquit\n"), "{s}");
         assert_eq!(s.matches("new\nsetboard ").count(), 2);
         assert_eq!(s.matches("sd 12\ngo\n").count(), 2);
+        // Without its searches: the same set-up, no `go`.
+        let setup = without_searches(s);
+        assert_eq!(setup, s.replace("go\n", ""));
+        assert_eq!(setup.matches("new\nsetboard ").count(), 2);
+    }
+
+    #[test]
+    fn crafty_25_gets_a_process_per_position_and_no_new() {
+        let v = crafty_version(CRAFTY_25_POSITIONS);
+        assert_eq!(v, Some(CraftyVersion { major: 25, minor: 2 }));
+        assert_eq!(v.unwrap().to_string(), "25.2");
+        assert_eq!(crafty_version(CRAFTY), v, "the bench capture's banner too");
+        assert_eq!(CraftyReset::for_version(v), CraftyReset::ProcessPerPosition);
+        // 24 is not known to take `new`, and no banner gives no version:
+        // a fresh process, right for any version.
+        assert_eq!(
+            CraftyReset::for_version(Some(CraftyVersion { major: 24, minor: 0 })),
+            CraftyReset::ProcessPerPosition
+        );
+        assert_eq!(CraftyReset::for_version(crafty_version("White(1): ")), CraftyReset::ProcessPerPosition);
+        let scripts = crafty_positions_scripts(&FENS, 10, 16, CraftyReset::ProcessPerPosition, "st 86400\n");
+        assert_eq!(
+            scripts,
+            [
+                format!("st 86400\nponder off\nhash 16M\nsetboard {}\nsd 10\ngo\nquit\n", FENS[0]),
+                format!("st 86400\nponder off\nhash 16M\nsetboard {}\nsd 10\ngo\nquit\n", FENS[1]),
+            ]
+        );
+        assert!(scripts.iter().all(|s| !s.contains("new")));
+        assert_eq!(
+            without_searches(&scripts[0]),
+            format!("st 86400\nponder off\nhash 16M\nsetboard {}\nsd 10\nquit\n", FENS[0])
+        );
+    }
+
+    #[test]
+    fn crafty_versions_from_banners() {
+        let v = |s: &str| crafty_version(s).map(|v| (v.major, v.minor));
+        assert_eq!(v("Crafty v23.4 (1 cpus)\n"), Some((23, 4)));
+        assert_eq!(v("\nCrafty v25.2\n\nmachine has 2 processors\n"), Some((25, 2)));
+        assert_eq!(v("Crafty v25.3a\n"), Some((25, 3)));
+        assert_eq!(v("Crafty v\n"), None);
+        assert_eq!(v("Crafty vX.Y\n"), None);
+        assert_eq!(v("crafty 25.2\n"), None);
+        assert!(CraftyVersion { major: 23, minor: 4 } < CraftyVersion { major: 25, minor: 2 });
+    }
+
+    /// Crafty 25.2 fed crafty25-positions-input.txt (our 20 bench
+    /// positions at `sd 10`, each after `new`), captured.
+    const CRAFTY_25_POSITIONS: &str = include_str!("../../tests/fixtures/crafty25-positions.txt");
+    const CRAFTY_25_INPUT: &str = include_str!("../../tests/fixtures/crafty25-positions-input.txt");
+
+    #[test]
+    fn crafty_25_refusing_new_is_an_error() {
+        // The capture's input is our one-process script with `new`: 25.2
+        // refused it, so the hash carried over. Never summed.
+        let fens: Vec<&str> = CRAFTY_25_INPUT.lines().filter_map(|l| l.strip_prefix("setboard ")).collect();
+        assert_eq!(fens.len(), 20);
+        assert_eq!(crafty_positions_scripts(&fens, 10, 16, CraftyReset::NewCommand, ""), [CRAFTY_25_INPUT]);
+        let e = parse_crafty_searches(CRAFTY_25_POSITIONS, 20).unwrap_err();
+        assert!(e.starts_with("Crafty refused \"new\" (\"White(1): NOTICE:  new command not implemented"), "{e}");
+        assert!(e.contains("fresh process"), "{e}");
+    }
+
+    #[test]
+    fn crafty_25_summaries_fp_and_mcp_are_summed_with_their_rounding() {
+        // Its summaries, as 20 fresh processes print them (no NOTICE): the
+        // capture less the two lines of each NOTICE.
+        let fresh: String = CRAFTY_25_POSITIONS
+            .lines()
+            .filter(|l| !l.contains("new command not implemented") && !l.starts_with("restart crafty"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let s = parse_crafty_searches(&fresh, 20).unwrap();
+        // Exact node counts (nodes=36094(36.1K) ...), summed by hand from the capture.
+        assert_eq!((s.searches, s.nodes), (20, 2_972_523));
+        // fp=3.0K ... 13.4K: 941,100, each within 50 (one decimal of K);
+        // mcp=11.6K ... 337 ... 35.8K: 485,237, within 50 for 19 of them
+        // (337 is exact).
+        assert_eq!((s.futility_pruned, s.move_count_pruned), (Some(941_100), Some(485_237)));
+        assert_eq!(s.pruned, Some(941_100 + 485_237));
+        assert_eq!(s.pruned_rounding, 20 * 50 + 19 * 50);
+        assert_eq!(s.searched_nodes(), Some(2_972_523 - 1_426_337));
+        assert_eq!(s.pruned_fields(), "fp= + mcp=");
+        // time=0.01(100%) ...: 0.40 s by Crafty's clock.
+        assert!((s.time_s - 0.40).abs() < 1e-9, "{}", s.time_s);
+        // The evaluation table after every move is not read: the same sums
+        // without it.
+        let no_tables: String = fresh
+            .lines()
+            .filter(|l| !l.contains("....") && !l.contains("+---") && !l.starts_with("note:"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(no_tables.len() < fresh.len());
+        assert_eq!(parse_crafty_searches(&no_tables, 20), Ok(s));
+        // Each search is a summary line: the completed-iteration counter
+        // sees them.
+        assert_eq!(fresh.lines().filter(|l| is_search_summary(l)).count(), 20);
+        // A summary's fp/mcp line lost: the counts no longer agree.
+        let cut = fresh.replacen("chk=36  qchk=138  fp=3.0K  mcp=11.6K  50move=1", "chk=36  qchk=138", 1);
+        assert!(parse_crafty_searches(&cut, 20).unwrap_err().contains("19 of 20 search summaries have a pruned count"));
+    }
+
+    #[test]
+    fn crafty_25_odd_pruned_lines_are_refused() {
+        let bad = |t: &str| parse_crafty_searches(t, 1).unwrap_err();
+        let head = "time=1.00(100%)  nodes=10000(10.0K)  fh1=90%\n";
+        assert!(bad(&format!("{head}chk=1  fp=3.0K  50move=1\n")).contains("\"fp=\" and \"mcp=\" must come together"));
+        assert!(bad(&format!("{head}chk=1  mcp=3.0K\n")).contains("must come together"));
+        assert!(bad(&format!("{head}fp=lots  mcp=1\n")).contains("\"fp=lots\" is not a count"));
+        assert!(bad(&format!("{head}fp=1  mcp=-1\n")).contains("\"mcp=-1\" is not a count"));
+        assert!(bad(&format!("{head}fp=6.0K  mcp=4.0K\n")).contains("10000 moves pruned of 10000 made"));
+        assert!(bad("fp=1  mcp=1\ntime=1.00(100%)  nodes=10(10)\n").contains("\"fp=1\" line with no search summary"));
+        assert!(bad("time=1.00(100%)  nodes=lots(1K)\n").contains("\"nodes=lots(1K)\" is not a whole number"));
+        // Two versions' summaries mixed in one output.
+        let mixed = format!("{head}fp=1  mcp=1\ntime=1.00  n=100\npruned=5\n");
+        assert!(parse_crafty_searches(&mixed, 2).unwrap_err().contains("the output of two Crafty versions"));
+        let ok = parse_crafty_searches(&format!("{head}fp=1.5K  mcp=500\n"), 1).unwrap();
+        assert_eq!((ok.pruned, ok.pruned_rounding, ok.searched_nodes()), (Some(2_000), 50, Some(8_000)));
     }
 
     #[test]

@@ -11,11 +11,17 @@
 //! Ours: `engine bench` under `valgrind --tool=callgrind` with collection
 //! on only inside `Searcher::go`, so start-up and table clearing are left
 //! out. Crafty (stripped, so it has no function to toggle on): the
-//! `crafty-positions` script (the same positions, hash cleared before each)
-//! under callgrind, less a run that only starts and quits. Both count a
-//! node per move made, including the moves they then prune unsearched;
-//! our bench's `pruned` count and Crafty's summaries' `pruned=` counts give
-//! the positions each searched too.
+//! `crafty-positions` input (the same positions, each from a clean state:
+//! Crafty 23 in one process with `new` before each, Crafty 25, which
+//! refuses `new`, in a fresh process per position) under callgrind, less
+//! the same input without its `go` commands (start-up, table set-up, `new`,
+//! `setboard`, quit: everything but the searches), counted once per process
+//! the positions took. What is left is the searches and the little Crafty
+//! does after each (printing its move; 25.2 also prints its evaluation
+//! table, one evaluation). Both count a node per move made, including the
+//! moves they then prune unsearched; our bench's `pruned` count and
+//! Crafty's summaries' pruned counts (23.4's `pruned=`, 25.2's `fp=` and
+//! `mcp=`) give the positions each searched too.
 
 use crate::engines::baseline_engine::{self, CraftySearches};
 use crate::engines::process::{self, Ending, Job, TempDir};
@@ -26,7 +32,8 @@ use std::time::Duration;
 /// `boardbench instructions`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct InstructionsCli {
-    /// Crafty binary (e.g. from scripts/fetch-crafty.sh); without it only
+    /// Crafty binary (25.2 built from its source, or 23.4 from Debian's
+    /// non-free `crafty` package: scripts/fetch-crafty.sh); without it only
     /// our profiles are counted.
     #[arg(long, value_name = "PATH")]
     pub crafty: Option<PathBuf>,
@@ -89,10 +96,21 @@ pub struct CraftyCount {
     pub depth: u32,
     /// The searches' summaries, summed (nodes as Crafty counts them).
     pub searches: CraftySearches,
-    /// The positions run less the start-and-quit run.
+    /// The positions' runs less [`startup_instructions`](Self::startup_instructions).
     pub instructions: u64,
-    /// What the start-and-quit run executed (subtracted).
+    /// What was subtracted: the same input without its `go` commands
+    /// (start, set-up, quit), once per process.
     pub startup_instructions: u64,
+    /// How Crafty was reset between positions.
+    #[serde(default)]
+    pub reset: baseline_engine::CraftyReset,
+    /// Processes the positions took (one per position when Crafty refuses `new`).
+    #[serde(default = "one")]
+    pub processes: usize,
+}
+
+fn one() -> usize {
+    1
 }
 
 impl CraftyCount {
@@ -269,13 +287,18 @@ fn count_crafty(
     timeout: Duration,
 ) -> Result<CraftyCount, String> {
     let fen_refs: Vec<&str> = fens.iter().map(String::as_str).collect();
+    let reset = baseline_engine::CraftyReset::for_version(baseline_engine::probe_crafty(crafty, timeout)?);
     // Crafty's clock runs under valgrind too: without a day per move its
     // default 30 s limit would stop the deeper searches early.
-    let script = format!(
-        "st 86400\n{}",
-        baseline_engine::crafty_positions_script(&fen_refs, depth, engine::tools::bench::BENCH_HASH_MB)
-    );
-    let (stdout, total) = callgrind(valgrind, crafty, &[], Some(&script), None, "crafty", timeout)?;
+    let scripts =
+        baseline_engine::crafty_positions_scripts(&fen_refs, depth, engine::tools::bench::BENCH_HASH_MB, reset, "st 86400\n");
+    let (mut stdout, mut total) = (String::new(), 0u64);
+    for (i, script) in scripts.iter().enumerate() {
+        let label = if scripts.len() > 1 { format!("crafty (position {})", i + 1) } else { "crafty".to_string() };
+        let (out, counted) = callgrind(valgrind, crafty, &[], Some(script), None, &label, timeout)?;
+        stdout.push_str(&out);
+        total = total.saturating_add(counted);
+    }
     let searches = baseline_engine::parse_crafty_searches(&stdout, fens.len()).map_err(|e| format!("crafty: {e}"))?;
     let finished = completed_depths(&stdout, depth);
     if finished != fens.len() {
@@ -284,16 +307,26 @@ fn count_crafty(
             fens.len()
         ));
     }
-    let (_, startup) = callgrind(valgrind, crafty, &[], Some("quit\n"), None, "crafty (start and quit)", timeout)?;
-    let instructions = total
-        .checked_sub(startup)
-        .filter(|&i| i > 0)
-        .ok_or_else(|| format!("crafty: the searches counted {total} instructions, start and quit alone {startup}"))?;
-    Ok(CraftyCount { depth, searches, instructions, startup_instructions: startup })
+    // Everything but the searches, per process: one run of the first
+    // script without its `go` (the processes differ only in the FEN given
+    // to `setboard`).
+    let setup_script = baseline_engine::without_searches(&scripts[0]);
+    let (_, setup) =
+        callgrind(valgrind, crafty, &[], Some(&setup_script), None, "crafty (its input without \"go\")", timeout)?;
+    let startup = setup.saturating_mul(scripts.len() as u64);
+    let instructions = total.checked_sub(startup).filter(|&i| i > 0).ok_or_else(|| {
+        format!(
+            "crafty: the searches counted {total} instructions, the same input without \"go\" {setup} \
+             (times {} processes)",
+            scripts.len()
+        )
+    })?;
+    Ok(CraftyCount { depth, searches, instructions, startup_instructions: startup, reset, processes: scripts.len() })
 }
 
 /// How many of Crafty's searches finished iteration `depth`: search
-/// summaries (`time=` ... `n=`) with a `depth->` token since the summary
+/// summaries ([`baseline_engine::is_search_summary`]: `time=` with `n=` or
+/// `nodes=`) with a `depth->` token since the summary
 /// before. The token may follow progress text on the same line, which
 /// Crafty overwrites with carriage returns, not newlines.
 fn completed_depths(stdout: &str, depth: u32) -> usize {
@@ -304,7 +337,7 @@ fn completed_depths(stdout: &str, depth: u32) -> usize {
         if tokens().any(|t| t == tag) {
             seen = true;
         }
-        if tokens().any(|t| t.starts_with("time=")) && tokens().any(|t| t.starts_with("n=")) {
+        if baseline_engine::is_search_summary(line) {
             completed += usize::from(seen);
             seen = false;
         }
@@ -350,20 +383,24 @@ pub fn table(r: &InstructionsReport) -> String {
         ));
         if let (Some(n), Some(per)) = (c.searches.searched_nodes(), c.per_searched_node()) {
             s.push_str(&format!(
-                "{:<28} {:>6} {:>13} {:>16} {:>10.1}   (pruned unsearched: {} ±{})\n",
+                "{:<28} {:>6} {:>13} {:>16} {:>10.1}   (pruned unsearched, {} as Crafty rounds them: {} ±{})\n",
                 "crafty, positions searched",
                 c.depth,
                 group(n),
                 "",
                 per,
+                c.searches.pruned_fields(),
                 group(c.searches.pruned.unwrap_or(0)),
                 group(c.searches.pruned_rounding)
             ));
         }
         s.push_str(&format!(
-            "\n(crafty's start and quit, {} instructions, subtracted)\n\
+            "\n(crafty: {}; its input without \"go\", {} instructions over {} process{}, subtracted)\n\
              By instructions alone, ours runs at this multiple of Crafty's node rate:\n",
-            group(c.startup_instructions)
+            c.reset.describe(),
+            group(c.startup_instructions),
+            c.processes,
+            if c.processes == 1 { "" } else { "es" }
         ));
         for o in &r.ours {
             // Searched positions against searched positions: ours less our
@@ -409,12 +446,27 @@ mod tests {
         assert_eq!(completed_depths(&out, 1), 0);
         // A depth line with no summary after it counts for nothing.
         assert_eq!(completed_depths("  9->   1.17\n", 9), 0);
+        // Crafty 25.2's summaries (`nodes=`), its depth line with the time
+        // limit beside the time, and its evaluation table after the move.
+        let out = "         10->   0.01/27.00    0.13   1. Nf3 Nc6\n\
+                   \x20       time=0.01(100%)  nodes=36094(36.1K)  fh1=96%  pred=0  nps=3.6M\n\
+                   \x20       chk=36  qchk=138  fp=3.0K  mcp=11.6K  50move=1\n\
+                   White(1): Nf3\nmaterial.......  -0.05  |    comp     mg      eg   |\ntotal..........   0.53\n";
+        assert_eq!(completed_depths(out, 10), 1);
+        assert_eq!(completed_depths(&out.repeat(3), 10), 3);
+        assert_eq!(completed_depths(out, 9), 0);
     }
 
     #[test]
     fn the_table_gives_both_of_craftys_rates() {
-        let searches =
-            CraftySearches { searches: 20, nodes: 3_000, pruned: Some(1_000), pruned_rounding: 10, time_s: 1.0 };
+        let searches = CraftySearches {
+            searches: 20,
+            nodes: 3_000,
+            pruned: Some(1_000),
+            pruned_rounding: 10,
+            time_s: 1.0,
+            ..Default::default()
+        };
         let r = InstructionsReport {
             positions: "built-in bench".into(),
             position_count: 20,
@@ -426,14 +478,25 @@ mod tests {
                 pruned: None,
                 instructions: 1_500_000,
             }],
-            crafty: Some(CraftyCount { depth: 10, searches, instructions: 3_600_000, startup_instructions: 35_000 }),
+            crafty: Some(CraftyCount {
+                depth: 10,
+                searches,
+                instructions: 3_600_000,
+                startup_instructions: 35_000,
+                reset: baseline_engine::CraftyReset::ProcessPerPosition,
+                processes: 20,
+            }),
         };
         let t = table(&r);
         // Ours 1,500 per node; Crafty 1,200 per counted, 1,800 per searched node.
         assert!(t.contains("1500.0"), "{t}");
         assert!(t.contains("1200.0") && t.contains("1800.0"), "{t}");
         assert!(t.contains("counted 0.800, searched 1.200"), "{t}");
-        assert!(t.contains("±10"), "{t}");
+        assert!(t.contains("(pruned unsearched, pruned= as Crafty rounds them: 1,000 ±10)"), "{t}");
+        assert!(
+            t.contains("a fresh process per position") && t.contains("35,000 instructions over 20 processes"),
+            "{t}"
+        );
         // Ours pruning 400 of its 1,000 nodes: 2,500 per searched node.
         let mut r = r;
         r.ours[0].pruned = Some(400);

@@ -19,10 +19,11 @@ pub const MAX_TIMEOUT_S: u64 = 7 * 24 * 3600;
 /// `boardbench nps` on the command line.
 #[derive(clap::Args, Clone, Debug)]
 pub struct NpsCli {
-    /// Crafty binary (25.2, or Debian's 23.4 from scripts/fetch-crafty.sh):
-    /// driven through stdin ("bench", then "quit") in a fresh temporary
-    /// directory that is also its $HOME; and, unless --no-crafty-positions,
-    /// run again on our bench positions (`crafty-positions`).
+    /// Crafty binary (25.2, or 23.4 from Debian's non-free `crafty` package,
+    /// see scripts/fetch-crafty.sh): driven through stdin ("bench", then
+    /// "quit") in a fresh temporary directory that is also its $HOME; and,
+    /// unless --no-crafty-positions, run again on our bench positions
+    /// (`crafty-positions`; Crafty 25 in a fresh process per position).
     #[arg(long, value_name = "PATH")]
     pub crafty: Option<PathBuf>,
     /// Stockfish binary (e.g. /usr/games/stockfish): `bench 16 1 13 default depth`.

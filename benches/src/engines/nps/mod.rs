@@ -25,7 +25,12 @@
 //! the same way (one per move made) and its bench says how many were pruned
 //! moves, so the ratios are given both counted against counted and searched
 //! positions against searched positions (`ours P searched /
-//! crafty-positions searched`).
+//! crafty-positions searched`). Each position is searched from a clean
+//! state: Crafty 23 gets `new` before each, in one process; Crafty 25,
+//! which refuses `new`, a fresh process per position (its version is read
+//! from the banner of a start-and-quit before the first round). A run of
+//! several processes is timed by Crafty's own clock as before (its
+//! summaries' `time=`); its CPU and wall times are the processes' sums.
 //!
 //! By part: [`cli`] (flags and their checks), [`run`] (the rounds of
 //! processes), [`report`] (JSON, ratios, table, plot).

@@ -24,8 +24,13 @@ pub struct EngineReport {
     pub kind: EngineKind,
     pub program: String,
     pub args: Vec<String>,
-    /// What was written to stdin, if anything.
+    /// What was written to stdin, if anything (for a run of several
+    /// processes, their scripts one after another: each ends with `quit`).
     pub stdin: Option<String>,
+    /// How Crafty was brought back to a clean state between our positions
+    /// (`crafty-positions` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crafty_reset: Option<baseline_engine::CraftyReset>,
     /// The line of its output kept for the record: its version banner, or
     /// for our engine how much memory it had on huge pages.
     pub banner: Option<String>,
@@ -287,22 +292,25 @@ pub fn table(r: &NpsReport) -> String {
         let Some(c) = e.runs.first().and_then(|x| x.crafty) else {
             continue;
         };
+        let reset = e.crafty_reset.map(|r| format!(" ({})", r.describe())).unwrap_or_default();
         let _ = match (c.pruned, &e.searched_nps) {
             (Some(pruned), Some(searched)) => writeln!(
                 s,
-                "  {}: Crafty's fixed-depth searches of our {} bench positions; {:.1}% of the nodes it counts \
-                 are moves it made and pruned unsearched (pruned counts as Crafty rounds them, within {}); \
-                 counting searched positions only: median {} nps",
+                "  {}: Crafty's fixed-depth searches of our {} bench positions{reset}; {:.1}% of the nodes it \
+                 counts are moves it made and pruned unsearched (its {} counts, as Crafty rounds them: \
+                 {} ±{}); counting searched positions only: median {} nps",
                 e.label,
                 c.searches,
                 100.0 * pruned as f64 / c.nodes as f64,
+                c.pruned_fields(),
+                thousands(pruned as f64),
                 thousands(c.pruned_rounding as f64),
                 thousands(searched.median),
             ),
             _ => writeln!(
                 s,
-                "  {}: Crafty's fixed-depth searches of our {} bench positions; its summaries carry no \
-                 \"pruned=\" count, so only its own node count is reported",
+                "  {}: Crafty's fixed-depth searches of our {} bench positions{reset}; its summaries carry no \
+                 pruned count (\"pruned=\", or \"fp=\" and \"mcp=\"), so only its own node count is reported",
                 e.label, c.searches,
             ),
         };
@@ -331,6 +339,7 @@ mod tests {
             program: "x".into(),
             args: vec![],
             stdin: None,
+            crafty_reset: None,
             banner: None,
             runs: nps
                 .iter()
@@ -431,8 +440,14 @@ mod tests {
         // the ratio against its own count, round by round.
         let mut crafty = eng("crafty-positions", EngineKind::CraftyPositions, &[400.0, 200.0]);
         for (r, time_s) in crafty.runs.iter_mut().zip([2.5, 5.0]) {
-            r.crafty =
-                Some(CraftySearches { searches: 20, nodes: 1_000, pruned: Some(250), pruned_rounding: 500, time_s });
+            r.crafty = Some(CraftySearches {
+                searches: 20,
+                nodes: 1_000,
+                pruned: Some(250),
+                pruned_rounding: 500,
+                time_s,
+                ..Default::default()
+            });
         }
         crafty.searched_nps = Some(Spread::of(&crafty.runs.iter().map(RunRecord::searched_nps).collect::<Vec<_>>()));
         let engines = vec![eng("ours bitboard", EngineKind::Ours, &[300.0, 150.0]), crafty];
@@ -457,7 +472,7 @@ mod tests {
         assert_eq!(r.iter().map(|x| x.theirs.as_str()).collect::<Vec<_>>(), ["crafty-positions"]);
         let rep = report(engines, r, 2);
         let t = table(&rep);
-        assert!(t.contains("its summaries carry no \"pruned=\" count"), "{t}");
+        assert!(t.contains("its summaries carry no pruned count"), "{t}");
     }
 
     #[test]
@@ -472,8 +487,14 @@ mod tests {
         ours.searched_nps = Some(Spread::of(&ours.runs.iter().map(RunRecord::searched_nps).collect::<Vec<_>>()));
         let mut crafty = eng("crafty-positions", EngineKind::CraftyPositions, &[400.0, 200.0]);
         for (r, time_s) in crafty.runs.iter_mut().zip([2.5, 5.0]) {
-            r.crafty =
-                Some(CraftySearches { searches: 20, nodes: 1_000, pruned: Some(250), pruned_rounding: 500, time_s });
+            r.crafty = Some(CraftySearches {
+                searches: 20,
+                nodes: 1_000,
+                pruned: Some(250),
+                pruned_rounding: 500,
+                time_s,
+                ..Default::default()
+            });
         }
         crafty.searched_nps = Some(Spread::of(&crafty.runs.iter().map(RunRecord::searched_nps).collect::<Vec<_>>()));
         let mut mailbox = eng("ours mailbox", EngineKind::Ours, &[100.0, 50.0]);

@@ -19,9 +19,14 @@ struct Plan {
     kind: EngineKind,
     program: PathBuf,
     args: Vec<String>,
-    stdin: Option<String>,
+    /// One run: the processes to start one after another, each with what is
+    /// written to its stdin (`crafty-positions` of a Crafty that refuses
+    /// `new`: one per position; everything else: one).
+    processes: Vec<Option<String>>,
     /// Point $HOME at the working directory (Crafty reads ~/.craftyrc).
     home_is_cwd: bool,
+    /// How Crafty is reset between positions (`crafty-positions` only).
+    crafty_reset: Option<baseline_engine::CraftyReset>,
     /// Searches the stdin script asks for (`crafty-positions` only).
     positions: usize,
 }
@@ -29,15 +34,16 @@ struct Plan {
 /// The FENs our bench searches: the positions file's, or the built-in set.
 pub(crate) fn bench_fens(positions: Option<&Path>) -> Result<Vec<String>, String> {
     match positions {
-        None => Ok(engine::bench::BENCH_POSITIONS.iter().map(|(_, fen)| fen.to_string()).collect()),
+        None => Ok(engine::tools::bench::BENCH_POSITIONS.iter().map(|(_, fen)| fen.to_string()).collect()),
         Some(path) => engine::position::epd::load_file(path)
             .map(|epds| epds.iter().map(|e| e.position().to_fen()).collect())
             .map_err(|e| format!("--positions: {e}")),
     }
 }
 
-/// `fens`: what [`bench_fens`] read.
-fn plans(a: &NpsArgs, fens: &[String]) -> Vec<Plan> {
+/// `fens`: what [`bench_fens`] read; `crafty_reset`: how the Crafty given
+/// is reset between positions ([`baseline_engine::probe_crafty`]).
+fn plans(a: &NpsArgs, fens: &[String], crafty_reset: baseline_engine::CraftyReset) -> Vec<Plan> {
     let mut v = Vec::new();
     for p in &a.profiles {
         let mut args = vec!["bench".to_string(), "--profile".to_string(), p.clone()];
@@ -52,8 +58,9 @@ fn plans(a: &NpsArgs, fens: &[String]) -> Vec<Plan> {
             kind: EngineKind::Ours,
             program: a.engine.clone(),
             args,
-            stdin: None,
+            processes: vec![None],
             home_is_cwd: false,
+            crafty_reset: None,
             positions: 0,
         });
     }
@@ -65,8 +72,9 @@ fn plans(a: &NpsArgs, fens: &[String]) -> Vec<Plan> {
             kind: EngineKind::Stockfish,
             program: sf.clone(),
             args,
-            stdin: None,
+            processes: vec![None],
             home_is_cwd: false,
+            crafty_reset: None,
             positions: 0,
         });
     }
@@ -76,8 +84,9 @@ fn plans(a: &NpsArgs, fens: &[String]) -> Vec<Plan> {
             kind: EngineKind::Crafty,
             program: c.clone(),
             args: Vec::new(),
-            stdin: Some("bench\nquit\n".into()),
+            processes: vec![Some("bench\nquit\n".into())],
             home_is_cwd: true,
+            crafty_reset: None,
             positions: 0,
         });
         if let Some(depth) = a.crafty_positions_depth {
@@ -87,8 +96,18 @@ fn plans(a: &NpsArgs, fens: &[String]) -> Vec<Plan> {
                 kind: EngineKind::CraftyPositions,
                 program: c.clone(),
                 args: Vec::new(),
-                stdin: Some(baseline_engine::crafty_positions_script(&fens, depth, engine::bench::BENCH_HASH_MB)),
+                processes: baseline_engine::crafty_positions_scripts(
+                    &fens,
+                    depth,
+                    engine::tools::bench::BENCH_HASH_MB,
+                    crafty_reset,
+                    "",
+                )
+                .into_iter()
+                .map(Some)
+                .collect(),
                 home_is_cwd: true,
+                crafty_reset: Some(crafty_reset),
                 positions: fens.len(),
             });
         }
@@ -104,35 +123,57 @@ struct Outcome {
     banner: Option<String>,
 }
 
-/// Run one engine once; the figures, or a one-line error.
+/// Run one engine once (every process of its run, one after another, each
+/// in a fresh temporary directory); the figures, or a one-line error.
 fn run_once(p: &Plan, a: &NpsArgs) -> Result<Outcome, String> {
-    let dir = TempDir::new(&format!("boardbench-nps-{}", p.kind.name()))?;
-    let env: Vec<(String, String)> =
-        if p.home_is_cwd { vec![("HOME".into(), dir.path().display().to_string())] } else { Vec::new() };
     let stop = |s: &str| baseline_engine::crafty_first_block_done(s);
     let stop_ref: &(dyn Fn(&str) -> bool + Sync) = &stop;
-    let f = process::run(&Job {
-        program: &p.program,
-        args: &p.args,
-        stdin: p.stdin.as_deref(),
-        cwd: dir.path(),
-        env: &env,
-        core: a.core,
-        realtime: a.realtime,
-        timeout: a.timeout,
-        stop_when: (p.kind == EngineKind::Crafty).then_some(stop_ref),
-    })
-    .map_err(|e| format!("{}: {e}", p.label))?;
     let name = p.program.display();
-    let tail = f.last_lines(3);
-    match &f.ending {
-        Ending::TimedOut => {
-            return Err(format!("{name} did not finish within {} s (killed); last lines: {tail}", a.timeout.as_secs()))
+    // --timeout bounds the whole run, however many processes it takes.
+    let started = Instant::now();
+    let mut run: Option<process::Finished> = None;
+    for stdin in &p.processes {
+        let dir = TempDir::new(&format!("boardbench-nps-{}", p.kind.name()))?;
+        let env: Vec<(String, String)> =
+            if p.home_is_cwd { vec![("HOME".into(), dir.path().display().to_string())] } else { Vec::new() };
+        let f = process::run(&Job {
+            program: &p.program,
+            args: &p.args,
+            stdin: stdin.as_deref(),
+            cwd: dir.path(),
+            env: &env,
+            core: a.core,
+            realtime: a.realtime,
+            timeout: a.timeout.saturating_sub(started.elapsed()),
+            stop_when: (p.kind == EngineKind::Crafty).then_some(stop_ref),
+        })
+        .map_err(|e| format!("{}: {e}", p.label))?;
+        let tail = f.last_lines(3);
+        match &f.ending {
+            Ending::TimedOut => {
+                return Err(format!(
+                    "{name} did not finish within {} s (killed); last lines: {tail}",
+                    a.timeout.as_secs()
+                ))
+            }
+            Ending::Exited(0) | Ending::Stopped => {}
+            Ending::Exited(c) => return Err(format!("{name} exited with status {c}; last lines: {tail}")),
+            Ending::Signalled(s) => return Err(format!("{name} was killed by signal {s}; last lines: {tail}")),
         }
-        Ending::Exited(0) | Ending::Stopped => {}
-        Ending::Exited(c) => return Err(format!("{name} exited with status {c}; last lines: {tail}")),
-        Ending::Signalled(s) => return Err(format!("{name} was killed by signal {s}; last lines: {tail}")),
+        run = Some(match run {
+            None => f,
+            Some(before) => process::Finished {
+                stdout: before.stdout + &f.stdout,
+                stderr: before.stderr + &f.stderr,
+                ending: f.ending,
+                wall: before.wall + f.wall,
+                user: before.user + f.user,
+                system: before.system + f.system,
+            },
+        });
     }
+    let f = run.ok_or_else(|| format!("{}: no process to run", p.label))?;
+    let tail = f.last_lines(3);
     let hint = if p.kind == EngineKind::CraftyPositions {
         " (--no-crafty-positions runs Crafty's own bench only)"
     } else {
@@ -161,7 +202,15 @@ pub fn run(a: &NpsArgs) -> Result<NpsReport, String> {
     let date_secs = sysinfo::now_secs();
     let load_start = sysinfo::load_average();
     let fens = bench_fens(a.positions.as_deref())?;
-    let plans = plans(a, &fens);
+    // How this Crafty is reset between positions, from the version it
+    // gives on start: only needed when it searches our positions.
+    let crafty_reset = match (&a.crafty, a.crafty_positions_depth) {
+        (Some(crafty), Some(_)) => baseline_engine::CraftyReset::for_version(
+            baseline_engine::probe_crafty(crafty, a.timeout).map_err(|e| format!("crafty-positions: {e}"))?,
+        ),
+        _ => baseline_engine::CraftyReset::default(),
+    };
+    let plans = plans(a, &fens, crafty_reset);
     // Every round's lines aligned, however long the profile names.
     let label_width = plans.iter().map(|p| p.label.len()).max().unwrap_or(0).max(18);
     let orders = balanced_orders(plans.len());
@@ -215,7 +264,8 @@ pub fn run(a: &NpsArgs) -> Result<NpsReport, String> {
                 kind: p.kind,
                 program: p.program.display().to_string(),
                 args: p.args.clone(),
-                stdin: p.stdin.clone(),
+                stdin: p.processes.iter().flatten().cloned().reduce(|all, one| all + &one),
+                crafty_reset: p.crafty_reset,
                 banner,
                 nodes_consistent: runs.windows(2).all(|w| w[0].nodes == w[1].nodes),
                 nps: Spread::of(&nps),
