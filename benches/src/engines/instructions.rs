@@ -290,8 +290,13 @@ fn count_crafty(
     let reset = baseline_engine::CraftyReset::for_version(baseline_engine::probe_crafty(crafty, timeout)?);
     // Crafty's clock runs under valgrind too: without a day per move its
     // default 30 s limit would stop the deeper searches early.
-    let scripts =
-        baseline_engine::crafty_positions_scripts(&fen_refs, depth, engine::tools::bench::BENCH_HASH_MB, reset, "st 86400\n");
+    let scripts = baseline_engine::crafty_positions_scripts(
+        &fen_refs,
+        depth,
+        engine::tools::bench::BENCH_HASH_MB,
+        reset,
+        "st 86400\n",
+    );
     let (mut stdout, mut total) = (String::new(), 0u64);
     for (i, script) in scripts.iter().enumerate() {
         let label = if scripts.len() > 1 { format!("crafty (position {})", i + 1) } else { "crafty".to_string() };
