@@ -119,16 +119,21 @@ impl<P: Profile> Searcher<P> {
             MateOutcome::NoneWithin { moves: settled }
         };
         // No mate to play: the ordinary search picks the move, with what is
-        // left of the node budget (it restarts the clock from its own
-        // start, so the time spent here is taken off a move time).
+        // left of the node budget and of the time (it plans its time from
+        // its own start, so the time spent here comes off the move time or
+        // the clock it is given).
         let mate_nodes = self.nodes;
         let mut rest = ordinary;
         rest.depth = Some(if self.aborted { 1 } else { 2 * settled - 1 });
         if let Some(n) = rest.nodes {
             rest.nodes = Some(n.saturating_sub(mate_nodes).max(1));
         }
+        let spent = start.elapsed();
         if let Some(t) = rest.movetime {
-            rest.movetime = Some(t.saturating_sub(start.elapsed()).max(std::time::Duration::from_millis(1)));
+            rest.movetime = Some(t.saturating_sub(spent).max(std::time::Duration::from_millis(1)));
+        }
+        if let Some(clock) = rest.clock.as_mut() {
+            clock.time = clock.time.saturating_sub(spent);
         }
         let mut result = self.go(pos, &rest, on_info);
         result.nodes += mate_nodes;
