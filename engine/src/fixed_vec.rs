@@ -98,6 +98,19 @@ impl<T: Copy, const N: usize> FixedVec<T, N> {
         self.as_slice().iter()
     }
 
+    /// Keep only the items for which `keep` holds, in their order.
+    pub fn retain(&mut self, mut keep: impl FnMut(T) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            let item = self.as_slice()[i];
+            if keep(item) {
+                self.as_mut_slice()[kept] = item;
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+
     /// Remove the item at `index`, keeping the order of the rest.
     #[inline]
     pub fn remove(&mut self, index: usize) -> T {
@@ -191,6 +204,18 @@ mod tests {
         v.clear();
         assert_eq!(c.len(), 3);
         assert_eq!(c[2], 3);
+    }
+
+    #[test]
+    fn retain_keeps_the_order_of_what_it_keeps() {
+        let mut v = FixedVec::<u32, 8>::new();
+        for i in 0..8 {
+            v.push(i);
+        }
+        v.retain(|x| x % 3 != 1);
+        assert_eq!(v.as_slice(), &[0, 2, 3, 5, 6]);
+        v.retain(|_| false);
+        assert!(v.is_empty());
     }
 
     #[test]

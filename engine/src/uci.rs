@@ -4,16 +4,25 @@
 //! and the loop carries on.
 //!
 //! Supported: `uci`, `isready`, `ucinewgame`, `setoption name Hash|Threads|
-//! Profile value ...`, `position startpos|fen ... [moves ...]`, `go` with
-//! `depth nodes movetime wtime btime winc binc movestogo infinite`, `stop`,
+//! Profile value ...`, `position startpos|fen ... [moves ...]` (the null
+//! move `0000` among the moves is a pass), `go` with `depth nodes movetime
+//! wtime btime winc binc movestogo infinite mate searchmoves`, `stop`,
 //! `quit`, and `d` (prints the current FEN as an `info string`).
+//!
+//! Every `go` is answered by exactly one `bestmove` (`bestmove 0000` when
+//! there is no legal move): a `go` whose limits are all invalid says so and
+//! searches to depth 1; a `go` that arrives while a search runs until
+//! `stop` (`go infinite`, a bare `go`) stops that search, which answers
+//! first; a finite search still running is waited for; a search that fails
+//! still answers with a legal move.
 
 use crate::eval::EvalStats;
 use crate::movegen::legal_moves;
+use crate::moves::Move;
 use crate::position::Position;
 use crate::search::tt::MAX_HASH_MB;
 use crate::search::{
-    Clock, Limits, ProfileKind, Score, SearchInfo, SearchResult, Searcher, DEFAULT_HASH_MB, MAX_DEPTH,
+    Clock, Limits, ProfileKind, Score, SearchInfo, SearchResult, Searcher, DEFAULT_HASH_MB, MAX_DEPTH, MAX_MATE_MOVES,
 };
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -106,9 +115,10 @@ pub fn info_line(info: &SearchInfo) -> String {
     s
 }
 
-/// A search running on its own thread.
+/// A search running on its own thread. The thread hands its engine back,
+/// or `None` if the search failed (a fresh engine replaces it).
 struct Running {
-    handle: JoinHandle<Box<dyn Engine>>,
+    handle: JoinHandle<Option<Box<dyn Engine>>>,
     stop: Arc<AtomicBool>,
     /// Set once `bestmove` has been sent: the thread is about to finish.
     done: Arc<AtomicBool>,
@@ -128,6 +138,8 @@ pub struct Uci {
     hash_mb: usize,
     engine: Option<Box<dyn Engine>>,
     running: Option<Running>,
+    /// At most this many nodes per search (see [`Uci::with_node_cap`]).
+    node_cap: Option<u64>,
 }
 
 /// What to do after a command.
@@ -147,6 +159,24 @@ impl Uci {
             hash_mb: DEFAULT_HASH_MB,
             engine: Some(new_engine(ProfileKind::default(), DEFAULT_HASH_MB)),
             running: None,
+            node_cap: None,
+        }
+    }
+
+    /// The same loop with a `hash_mb` MiB table from the start, and every
+    /// search stopped after at most `node_cap` nodes whatever its limits
+    /// (`go infinite` still answers only after `stop`): for driving the
+    /// protocol in-process with bounded work, as the fuzz tests do.
+    pub fn with_node_cap(out: Box<dyn Write + Send>, hash_mb: usize, node_cap: u64) -> Uci {
+        let hash_mb = hash_mb.clamp(1, MAX_HASH_MB);
+        Uci {
+            out: Arc::new(Mutex::new(out)),
+            position: Position::startpos(),
+            profile: ProfileKind::default(),
+            hash_mb,
+            engine: Some(new_engine(ProfileKind::default(), hash_mb)),
+            running: None,
+            node_cap: Some(node_cap.max(1)),
         }
     }
 
@@ -187,9 +217,9 @@ impl Uci {
 
     fn reclaim(&mut self, r: Running) {
         match r.handle.join() {
-            Ok(engine) => self.engine = Some(engine),
-            Err(_) => {
-                self.error("the search thread failed; starting a fresh engine");
+            Ok(Some(engine)) => self.engine = Some(engine),
+            Ok(None) | Err(_) => {
+                self.error("the search failed; starting a fresh engine");
                 self.engine = Some(new_engine(self.profile, self.hash_mb));
             }
         }
@@ -295,20 +325,27 @@ impl Uci {
     }
 
     fn go(&mut self, args: &[&str]) {
-        let GoCommand { limits, infinite, rejected } = parse_go(args, self.position.side_to_move(), &mut |e| {
-            send(&self.out, &format!("info string error: go: {}", shorten(e)));
+        let out = self.out.clone();
+        let GoCommand { mut limits, infinite, .. } = parse_go(args, &self.position, &mut |e| {
+            send(&out, &format!("info string error: go: {}", shorten(e)));
         });
-        // A limit was asked for but none survived: searching without one
-        // was not what the user wanted.
-        if rejected && !infinite && !limits.is_bounded() {
-            return self.error("go ignored: no valid limit left (go infinite searches until stop)");
+        if let Some(cap) = self.node_cap {
+            limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+        }
+        // A search that runs until `stop` is ended by the next `go` (it
+        // answers first), so neither `go` is left without its `bestmove`.
+        if self.running.as_ref().is_some_and(|r| r.until_stop && !r.done.load(Ordering::Acquire)) {
+            self.send("info string go during a search that runs until stop: stopping it first");
+            self.stop_search();
         }
         if self.idle_engine("go").is_none() {
-            return;
+            // Not reached: the running search was stopped above. Answer
+            // anyway rather than leave the `go` hanging.
+            return self.answer_without_engine(&limits);
         }
         let until_stop = infinite || !limits.is_bounded();
         let Some(mut engine) = self.engine.take() else {
-            return;
+            return self.answer_without_engine(&limits);
         };
         let stop = engine.stop_flag();
         stop.store(false, Ordering::Relaxed);
@@ -318,15 +355,26 @@ impl Uci {
         let (thread_stop, thread_done) = (stop.clone(), done.clone());
         let spawned =
             std::thread::Builder::new().name("search".into()).stack_size(SEARCH_STACK_BYTES).spawn(move || {
-                let result = engine.go(&mut pos, &limits, &mut |info| send(&out, &info_line(info)));
+                let root = pos.clone();
+                let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    engine.go(&mut pos, &limits, &mut |info| send(&out, &info_line(info)))
+                }));
                 // `go infinite` must not answer before `stop`.
                 while infinite && !thread_stop.load(Ordering::Relaxed) {
                     std::thread::sleep(Duration::from_millis(1));
                 }
-                let mut line = format!("bestmove {}", result.best.uci());
-                if let Some(ponder) = result.pv.get(1) {
-                    line.push_str(&format!(" ponder {}", ponder.uci()));
-                }
+                let (line, engine) = match searched {
+                    Ok(result) => {
+                        if let Some(outcome) = result.mate_search {
+                            send(&out, &format!("info string {outcome}"));
+                        }
+                        (bestmove_line(&result), Some(engine))
+                    }
+                    Err(_) => {
+                        send(&out, "info string error: the search failed; answering with a legal move");
+                        (format!("bestmove {}", any_legal_move(&root, &limits.searchmoves).uci()), None)
+                    }
+                };
                 thread_done.store(true, Ordering::Release);
                 send(&out, &line);
                 engine
@@ -334,11 +382,44 @@ impl Uci {
         match spawned {
             Ok(handle) => self.running = Some(Running { handle, stop, done, infinite, until_stop }),
             Err(e) => {
-                self.error(&format!("cannot start the search thread: {e}"));
+                self.error(&format!("cannot start the search thread: {e}; searching to depth 1 here"));
                 self.engine = Some(new_engine(self.profile, self.hash_mb));
+                let limits = Limits { depth: Some(1), ..Limits::default() };
+                self.answer_without_engine(&limits);
             }
         }
     }
+
+    /// Answer a `go` on this thread with a fresh engine searching to depth
+    /// 1 (the searchmoves kept): the fallback where no search thread runs.
+    fn answer_without_engine(&mut self, limits: &Limits) {
+        let limits = Limits { depth: Some(1), searchmoves: limits.searchmoves.clone(), ..Limits::default() };
+        let mut engine = new_engine(self.profile, 1);
+        let mut pos = self.position.clone();
+        let result = engine.go(&mut pos, &limits, &mut |_| {});
+        self.send(&bestmove_line(&result));
+    }
+}
+
+/// The `bestmove` line of a search.
+fn bestmove_line(result: &SearchResult) -> String {
+    let mut line = format!("bestmove {}", result.best.uci());
+    if let Some(ponder) = result.pv.get(1) {
+        line.push_str(&format!(" ponder {}", ponder.uci()));
+    }
+    line
+}
+
+/// A legal move of `pos` (one of `searchmoves` if any is legal), or the
+/// null move when there is none.
+fn any_legal_move(pos: &Position, searchmoves: &[Move]) -> Move {
+    let legal = legal_moves(pos);
+    legal
+        .iter()
+        .copied()
+        .find(|m| searchmoves.contains(m))
+        .or_else(|| legal.iter().copied().next())
+        .unwrap_or(Move::NULL)
 }
 
 /// At most 200 characters of an error message: it may quote a garbage line
@@ -387,6 +468,18 @@ pub fn parse_position(args: &[&str]) -> Result<Position, String> {
     };
     if let Some(i) = moves_at {
         for (n, text) in args[i + 1..].iter().enumerate() {
+            if *text == "0000" {
+                // A pass: fine unless it would leave a king in check.
+                if pos.in_check() {
+                    return Err(format!(
+                        "move {} \"0000\" (a null move) is not allowed with the side to move in check in {}",
+                        n + 1,
+                        pos.to_fen()
+                    ));
+                }
+                pos.make_pass();
+                continue;
+            }
             let found = legal_moves(&pos).iter().copied().find(|m| m.uci().as_str() == *text);
             match found {
                 Some(m) => pos.make(m),
@@ -410,30 +503,70 @@ pub struct GoCommand {
     pub rejected: bool,
 }
 
-/// Parse `go` arguments for the side to move `us`. Bad or unknown
-/// parameters are reported through `error` and skipped; what is left is
-/// returned, with whether any limit's value was rejected.
-pub fn parse_go(args: &[&str], us: crate::types::Color, error: &mut dyn FnMut(&str)) -> GoCommand {
+/// The parameters of `go`; `searchmoves` takes every token up to the next
+/// of these.
+const GO_KEYWORDS: [&str; 12] = [
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "infinite",
+    "mate",
+    "searchmoves",
+    "ponder",
+];
+
+/// Parse `go` arguments in `pos`. Bad or unknown parameters, and moves
+/// after `searchmoves` that are not legal in `pos`, are reported through
+/// `error` and skipped. When a limit was given but none survived (and not
+/// `infinite`), the search goes to depth 1, and `error` says so: every
+/// `go` is answered.
+pub fn parse_go(args: &[&str], pos: &Position, error: &mut dyn FnMut(&str)) -> GoCommand {
     let mut limits = Limits::default();
     let (mut infinite, mut rejected) = (false, false);
     let (mut wtime, mut btime, mut winc, mut binc, mut movestogo) = (None, None, None, None, None);
     let mut i = 0;
     while i < args.len() {
         let key = args[i];
-        let takes_value =
-            matches!(key, "depth" | "nodes" | "movetime" | "wtime" | "btime" | "winc" | "binc" | "movestogo");
-        if !takes_value {
-            match key {
-                "infinite" => infinite = true,
-                other => error(&format!("unknown parameter {other:?} skipped")),
+        match key {
+            "infinite" => {
+                infinite = true;
+                i += 1;
+                continue;
             }
-            i += 1;
-            continue;
+            "searchmoves" => {
+                let legal = legal_moves(pos);
+                let end = args[i + 1..].iter().position(|t| GO_KEYWORDS.contains(t)).map_or(args.len(), |n| i + 1 + n);
+                for &text in &args[i + 1..end] {
+                    match legal.iter().copied().find(|m| m.uci().as_str() == text) {
+                        Some(m) if !limits.searchmoves.contains(&m) => limits.searchmoves.push(m),
+                        Some(_) => {}
+                        None => error(&format!("searchmoves: {text:?} is not a legal move here; skipped")),
+                    }
+                }
+                // Not a limit: a bad list leaves the limits as they are.
+                if limits.searchmoves.is_empty() && !legal.is_empty() {
+                    error("searchmoves names no legal move; searching every move");
+                }
+                i = end;
+                continue;
+            }
+            "depth" | "nodes" | "movetime" | "wtime" | "btime" | "winc" | "binc" | "movestogo" | "mate" => {}
+            other => {
+                error(&format!("unknown parameter {other:?} skipped"));
+                i += 1;
+                continue;
+            }
         }
-        let Some(&text) = args.get(i + 1) else {
+        let Some(&text) = args.get(i + 1).filter(|t| !GO_KEYWORDS.contains(t)) else {
             error(&format!("{key} needs a value"));
             rejected = true;
-            break;
+            i += 1;
+            continue;
         };
         i += 2;
         // Clocks may go negative in some GUIs (a flag fell): read as zero.
@@ -462,6 +595,14 @@ pub fn parse_go(args: &[&str], us: crate::types::Color, error: &mut dyn FnMut(&s
                     limits.depth = Some(number as u32);
                 }
             }
+            "mate" => {
+                if number == 0 || number > MAX_MATE_MOVES as u64 {
+                    error(&format!("mate {number} is out of range 1..={MAX_MATE_MOVES}; skipped"));
+                    rejected = true;
+                } else {
+                    limits.mate = Some(number as u32);
+                }
+            }
             "nodes" if number == 0 => {
                 error("nodes 0 is not a budget; skipped");
                 rejected = true;
@@ -475,7 +616,7 @@ pub fn parse_go(args: &[&str], us: crate::types::Color, error: &mut dyn FnMut(&s
             _ => movestogo = Some(number.clamp(1, u32::MAX as u64) as u32),
         }
     }
-    let (time, inc) = match us {
+    let (time, inc) = match pos.side_to_move() {
         crate::types::Color::White => (wtime, winc),
         crate::types::Color::Black => (btime, binc),
     };
@@ -485,6 +626,12 @@ pub fn parse_go(args: &[&str], us: crate::types::Color, error: &mut dyn FnMut(&s
     if infinite {
         limits.clock = None;
         limits.movetime = None;
+    }
+    // A limit was asked for but none survived: searching until `stop` was
+    // not what the user wanted, and no answer at all hangs the GUI.
+    if rejected && !infinite && !limits.is_bounded() {
+        error("no valid limit left; searching to depth 1 (go infinite searches until stop)");
+        limits.depth = Some(1);
     }
     GoCommand { limits, infinite, rejected }
 }

@@ -9,9 +9,15 @@ use thiserror::Error;
 /// What is wrong with one EPD line.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum EpdError {
-    /// The position fields are not a valid FEN.
-    #[error("{0}")]
-    Fen(#[from] FenError),
+    /// The position fields are bad; `fen` quotes them (at most 100
+    /// characters of them).
+    #[error("bad FEN {fen:?}: {source}")]
+    Fen {
+        /// The position fields as written.
+        fen: String,
+        /// What is wrong with them.
+        source: FenError,
+    },
     /// A quoted operand without its closing quote.
     #[error("unterminated quoted operand in operation {opcode:?}")]
     UnterminatedQuote {
@@ -171,10 +177,10 @@ impl Epd {
             }
         }
         if fields.is_empty() {
-            return Err(FenError::Empty.into());
+            return Err(fen_error(&fields, &[], FenError::Empty));
         }
         if fields.len() < 4 {
-            return Err(FenError::FieldCount { found: fields.len() }.into());
+            return Err(fen_error(&fields, &[], FenError::FieldCount { found: fields.len() }));
         }
         // Optional clocks: two numbers before the first operation.
         let mut clocks = [None, None];
@@ -188,7 +194,8 @@ impl Epd {
                 }
             }
         }
-        let position = Position::from_fields(fields[0], fields[1], fields[2], fields[3], clocks[0], clocks[1])?;
+        let position = Position::from_fields(fields[0], fields[1], fields[2], fields[3], clocks[0], clocks[1])
+            .map_err(|e| fen_error(&fields, &clocks, e))?;
         let mut operations = Vec::new();
         for op in split_operations(rest) {
             let op = op.trim();
@@ -269,6 +276,16 @@ impl Epd {
     }
 }
 
+/// [`EpdError::Fen`] quoting the position fields and any clocks.
+fn fen_error(fields: &[&str], clocks: &[Option<&str>], source: FenError) -> EpdError {
+    let text = fields.iter().copied().chain(clocks.iter().flatten().copied()).collect::<Vec<_>>().join(" ");
+    let fen = match text.char_indices().nth(100) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text,
+    };
+    EpdError::Fen { fen, source }
+}
+
 fn is_perft_opcode(op: &str) -> bool {
     op.len() >= 2 && op.starts_with('D') && op[1..].bytes().all(|b| b.is_ascii_digit())
 }
@@ -339,8 +356,10 @@ mod tests {
     fn bad_epd_lines() {
         type Expected = fn(&EpdError) -> bool;
         let cases: Vec<(&str, Expected)> = vec![
-            ("", |e| matches!(e, EpdError::Fen(FenError::Empty))),
-            ("4k3/8/8/8/8/8/8/4K3 w -", |e| matches!(e, EpdError::Fen(FenError::FieldCount { found: 3 }))),
+            ("", |e| matches!(e, EpdError::Fen { source: FenError::Empty, .. })),
+            ("4k3/8/8/8/8/8/8/4K3 w -", |e| {
+                matches!(e, EpdError::Fen { source: FenError::FieldCount { found: 3 }, .. })
+            }),
             ("4k3/8/8/8/8/8/8/4K3 w - - id \"open", |e| matches!(e, EpdError::UnterminatedQuote { .. })),
             ("4k3/8/8/8/8/8/8/4K3 w - - ;D1 x", |e| matches!(e, EpdError::PerftCount { .. })),
             ("4k3/8/8/8/8/8/8/4K3 w - - ;D1 -5", |e| matches!(e, EpdError::PerftCount { .. })),
@@ -348,13 +367,24 @@ mod tests {
             ("4k3/8/8/8/8/8/8/4K3 w - - ;D2", |e| matches!(e, EpdError::MissingOperand { .. })),
             ("4k3/8/8/8/8/8/8/4K3 w - - bm;", |e| matches!(e, EpdError::MissingOperand { .. })),
             ("4k3/8/8/8/8/8/8/4K3 w - - 5x; id \"a\"", |e| matches!(e, EpdError::BadOpcode { .. })),
-            ("4k3/8/8/8/8/8/8/4K3 w - - 0 0 ;D1 5", |e| matches!(e, EpdError::Fen(FenError::FullmoveNumber { .. }))),
-            ("4k3/8/8/8/8/8/8/4K9 w - - bm Kd1;", |e| matches!(e, EpdError::Fen(FenError::RankLength { .. }))),
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 0 ;D1 5", |e| {
+                matches!(e, EpdError::Fen { source: FenError::FullmoveNumber { .. }, .. })
+            }),
+            ("4k3/8/8/8/8/8/8/4K9 w - - bm Kd1;", |e| {
+                matches!(e, EpdError::Fen { source: FenError::RankLength { .. }, .. })
+            }),
         ];
         for (line, expected) in cases {
             let e = Epd::parse(line).expect_err(line);
             assert!(expected(&e), "{line:?} gave {e:?}");
         }
+        // A bad position is quoted in the message.
+        let e = Epd::parse("3k4/44/8/8/8/8/8/4K3 w - - 0 1 bm Kd1;").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "bad FEN \"3k4/44/8/8/8/8/8/4K3 w - - 0 1\": piece placement: rank 7 has two digits in a row (\"44\"); \
+             write one count per run of empty squares"
+        );
     }
 
     #[test]

@@ -1,5 +1,34 @@
 //! FEN parsing and printing. Every malformed or impossible input gets a
 //! [`FenError`] that names the field and the reason; no input panics.
+//! Callers that report an error quote the FEN beside it (the error itself
+//! names only the field, so it stays small and comparable in tests).
+//!
+//! What is rejected, with python-chess (`Board.set_fen` and
+//! `Board.status`) as the reference:
+//!
+//! * Syntax, rejected by python-chess's parser too: a placement without 8
+//!   ranks of 8 squares, two digits in a row (`44`: one count per run of
+//!   empty squares), the digits `0` and `9`, letters other than `pnbrqk`
+//!   and `PNBRQK`, a side other than `w`/`b`, castling other than `-` or
+//!   `KQkq` letters (each at most once, White's before Black's; Chess960
+//!   file letters are not supported), an en-passant field that is not `-`
+//!   or a square, clocks that are not plain decimal numbers, more than six
+//!   fields.
+//! * Validity, which python-chess reports through `status()` and this
+//!   engine rejects at once because its board and search rely on it: each
+//!   side exactly one king; at most 8 pawns and 16 men (pawns count, as
+//!   each may still promote); no pawn on rank 1 or 8; castling rights only
+//!   with the king and rook at home; an en-passant square only on the
+//!   right rank, empty, behind a pawn that could just have moved two
+//!   squares from an empty start square; the side not to move not in check.
+//! * Stricter than python-chess: a missing side-to-move, castling or
+//!   en-passant field (python-chess defaults them; EPD and UCI always send
+//!   them), fullmove number 0 (python-chess reads it as 1), clocks above
+//!   65535.
+//! * Accepted though python-chess's `status()` flags them: three or more
+//!   checkers, and a double check no single move could give. Such positions
+//!   are unreachable but well defined, both move generators agree on them,
+//!   and random placements (`randpos`) rely on their being accepted.
 
 use super::{zobrist, Position, MAX_NON_PAWNS, MAX_PAWNS};
 use crate::types::{CastleRights, Color, Piece, PieceType, Square, Square88};
@@ -48,6 +77,17 @@ pub enum FenError {
     ZeroEmptyCount {
         /// The rank, 1 to 8.
         rank: u8,
+    },
+    /// Two digits in a row in one rank (`44`): ambiguous, and rejected
+    /// by python-chess.
+    #[error(
+        "piece placement: rank {rank} has two digits in a row ({digits:?}); write one count per run of empty squares"
+    )]
+    AdjacentDigits {
+        /// The rank, 1 to 8.
+        rank: u8,
+        /// The digits as written.
+        digits: String,
     },
     /// A side without a king.
     #[error("{color} has no king")]
@@ -103,7 +143,7 @@ pub enum FenError {
         found: String,
     },
     /// A castling field that is not `-` or `KQkq` letters.
-    #[error("castling field {found:?}: expected '-' or letters from KQkq, each once")]
+    #[error("castling field {found:?}: expected '-' or letters from KQkq, each at most once, White's before Black's")]
     CastlingSyntax {
         /// What the FEN has there.
         found: String,
@@ -159,10 +199,14 @@ fn parse_placement(pos: &mut Position, placement: &str) -> Result<(), FenError> 
     for (row, text) in ranks.iter().enumerate() {
         let rank = 8 - row as u8;
         let mut file = 0usize;
+        let mut previous: Option<char> = None;
         for ch in text.chars() {
             if let Some(d) = ch.to_digit(10) {
                 if d == 0 {
                     return Err(FenError::ZeroEmptyCount { rank });
+                }
+                if let Some(p) = previous.filter(char::is_ascii_digit) {
+                    return Err(FenError::AdjacentDigits { rank, digits: format!("{p}{ch}") });
                 }
                 file += d as usize;
             } else {
@@ -172,6 +216,7 @@ fn parse_placement(pos: &mut Position, placement: &str) -> Result<(), FenError> 
                 }
                 file += 1;
             }
+            previous = Some(ch);
         }
         if file != 8 {
             return Err(FenError::RankLength { rank, squares: file });
@@ -228,7 +273,9 @@ fn parse_castling(pos: &Position, field: &str) -> Result<CastleRights, FenError>
             'q' => (CastleRights::BLACK_QUEEN, Color::Black, 0),
             _ => return Err(syntax()),
         };
-        if rights.has(bit) {
+        // Each right once, and White's before Black's (as python-chess
+        // requires): `kK` is not a FEN castling field.
+        if rights.has(bit) || (color == Color::White && rights.has(CastleRights::either(Color::Black))) {
             return Err(syntax());
         }
         rights = rights.with(bit);
@@ -444,6 +491,12 @@ mod tests {
     }
 
     #[test]
+    fn castling_letters_of_one_colour_in_either_order() {
+        let pos = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w QKqk - 0 1").unwrap();
+        assert_eq!(pos.to_fen(), "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    }
+
+    #[test]
     fn four_field_fen_defaults_clocks() {
         let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - -").unwrap();
         assert_eq!(pos.to_fen(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
@@ -469,6 +522,14 @@ mod tests {
             ("4k3/8/8/8/8/8/8/4KX2 w - - 0 1", |e| matches!(e, E::UnknownPiece { letter: 'X', .. })),
             ("4k3/8/8/8/8/8/8/4K2é w - - 0 1", |e| matches!(e, E::UnknownPiece { .. })),
             ("4k3/8/8/8/8/8/8/4K0 w - - 0 1", |e| matches!(e, E::ZeroEmptyCount { rank: 1 })),
+            // Adjacent digits, even where they add up to 8.
+            (
+                "3k4/44/8/8/8/8/8/4K3 w - - 0 1",
+                |e| matches!(e, E::AdjacentDigits { rank: 7, digits } if digits == "44"),
+            ),
+            ("4k3/8/8/8/8/8/8/4K12 w - - 0 1", |e| matches!(e, E::AdjacentDigits { rank: 1, .. })),
+            ("4k3/11111111/8/8/8/8/8/4K3 w - - 0 1", |e| matches!(e, E::AdjacentDigits { rank: 7, .. })),
+            ("4k3/8/8/8/8/8/8/4K3~ w - - 0 1", |e| matches!(e, E::UnknownPiece { letter: '~', .. })),
             ("8/8/8/8/8/8/8/4K3 w - - 0 1", |e| matches!(e, E::MissingKing { color: "black" })),
             ("4k3/8/8/8/8/8/8/8 w - - 0 1", |e| matches!(e, E::MissingKing { color: "white" })),
             ("4k3/8/8/8/8/8/8/3KK3 w - - 0 1", |e| matches!(e, E::ExtraKing { color: "white", count: 2 })),
@@ -487,6 +548,11 @@ mod tests {
             ("4k3/8/8/8/8/8/8/4K3 W - - 0 1", |e| matches!(e, E::SideToMove { .. })),
             ("4k3/8/8/8/8/8/8/4K3 w KX - 0 1", |e| matches!(e, E::CastlingSyntax { .. })),
             ("4k3/8/8/8/8/8/8/4K2R w KK - 0 1", |e| matches!(e, E::CastlingSyntax { .. })),
+            // Black's rights before White's (python-chess refuses them too).
+            ("r3k2r/8/8/8/8/8/8/R3K2R w kK - 0 1", |e| matches!(e, E::CastlingSyntax { .. })),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w qKQ - 0 1", |e| matches!(e, E::CastlingSyntax { .. })),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w K- - 0 1", |e| matches!(e, E::CastlingSyntax { .. })),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w AHah - 0 1", |e| matches!(e, E::CastlingSyntax { .. })),
             ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", |e| matches!(e, E::CastlingWithoutPiece { right: 'K', missing: "rook" })),
             ("4k3/8/8/8/8/8/8/3K3R w K - 0 1", |e| {
                 matches!(e, E::CastlingWithoutPiece { right: 'K', missing: "king" })
@@ -503,6 +569,9 @@ mod tests {
             ("4k3/8/8/8/8/8/8/4K3 w - - 65536 1", |e| matches!(e, E::HalfmoveClock { .. })),
             ("4k3/8/8/8/8/8/8/4K3 w - - 0 0", |e| matches!(e, E::FullmoveNumber { .. })),
             ("4k3/8/8/8/8/8/8/4K3 w - - 0 1.5", |e| matches!(e, E::FullmoveNumber { .. })),
+            ("4k3/8/8/8/8/8/8/4K3 w - - +3 1", |e| matches!(e, E::HalfmoveClock { .. })),
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 +1", |e| matches!(e, E::FullmoveNumber { .. })),
+            ("4k3/8/8/8/8/8/8/4K3 w - - \u{663} 1", |e| matches!(e, E::HalfmoveClock { .. })),
             ("4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999999999999", |e| matches!(e, E::FullmoveNumber { .. })),
             ("4k2R/8/8/8/8/8/8/4K3 w - - 0 1", |e| matches!(e, E::OpponentInCheck { color: "black" })),
             ("4k3/8/8/8/8/8/3p4/4K3 b - - 0 1", |e| matches!(e, E::OpponentInCheck { color: "white" })),

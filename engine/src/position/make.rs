@@ -206,6 +206,19 @@ impl Position {
         }
     }
 
+    /// Pass in a game record: the null move `0000` that UCI GUIs (python-chess
+    /// among them) send in `position ... moves`. The other side moves next
+    /// in the same position. Unlike the search's [`make_null`](Self::make_null)
+    /// the halfmove clock counts the pass, as python-chess counts it, so
+    /// the positions before it stay within reach of repetition detection
+    /// and the fifty-move count runs on. The side to move must not be in
+    /// check. Undo with [`unmake`](Self::unmake).
+    pub fn make_pass(&mut self) {
+        let halfmove = self.state.halfmove;
+        self.make_null();
+        self.state.halfmove = halfmove.saturating_add(1);
+    }
+
     /// Build the move `from`-`to` (with an optional promotion kind) from the
     /// board, filling in the moved and captured pieces and the flags. The
     /// result is only meaningful if the move is legal; callers that take

@@ -13,6 +13,8 @@
 //! * Draws: repetition, the fifty-move rule, insufficient material. Mates
 //!   are `±(MATE - ply)`.
 //! * Limits: depth, nodes, move time, clock, infinite; a shared stop flag.
+//!   The root moves may be restricted (UCI `searchmoves`), and a search for
+//!   a mate in N moves runs a separate full-width search ([`mate`]).
 //!
 //! Nodes are counted as Crafty counts them: one per move made on the board
 //! (and one for the root). A quiet move is made before it is pruned, as in
@@ -26,6 +28,7 @@
 //! and whose evaluations agree, search identical trees.
 
 pub mod attacks;
+pub mod mate;
 pub(crate) mod ordering;
 // `with_profile!` is written by the profile table, so this crate reaches it
 // by textual scope (`#[macro_use]`), not by path.
@@ -58,6 +61,9 @@ use tt::{Bound, TranspositionTable};
 pub const MAX_PLY: usize = 128;
 /// Deepest iteration a search starts.
 pub const MAX_DEPTH: u32 = 100;
+/// Longest mate (in moves) a mate search looks for: its lines must fit in
+/// [`MAX_PLY`].
+pub const MAX_MATE_MOVES: u32 = (MAX_PLY as u32 - 2) / 2;
 /// Score of mate at the root; mate at ply `n` scores `MATE - n`.
 pub const MATE: i32 = 32_000;
 /// Scores at or beyond this magnitude are mates.
@@ -106,6 +112,13 @@ pub struct Limits {
     pub movetime: Option<Duration>,
     /// Manage time from a game clock.
     pub clock: Option<Clock>,
+    /// Search only these root moves (UCI `searchmoves`); empty, or none of
+    /// them legal: every move.
+    pub searchmoves: Vec<Move>,
+    /// Look for a mate in at most this many moves (UCI `go mate`), with a
+    /// full-width search that finds the shortest such mate or proves there
+    /// is none; then stop (see [`mate`]).
+    pub mate: Option<u32>,
 }
 
 /// The side to move's clock.
@@ -132,7 +145,11 @@ impl Limits {
 
     /// Does anything but `stop` end the search before [`MAX_DEPTH`]?
     pub fn is_bounded(&self) -> bool {
-        self.depth.is_some() || self.nodes.is_some() || self.movetime.is_some() || self.clock.is_some()
+        self.depth.is_some()
+            || self.nodes.is_some()
+            || self.movetime.is_some()
+            || self.clock.is_some()
+            || self.mate.is_some()
     }
 }
 
@@ -220,6 +237,8 @@ pub struct SearchResult {
     pub elapsed: Duration,
     /// The principal variation, `best` first.
     pub pv: Vec<Move>,
+    /// What a mate search ([`Limits::mate`]) found; `None` for other searches.
+    pub mate_search: Option<mate::MateOutcome>,
 }
 
 /// Reduction (plies) by depth and move number, `0.75 + ln d · ln n / 2.25`.
@@ -275,6 +294,9 @@ pub struct Searcher<P: Profile> {
     seldepth: usize,
     root_best: Move,
     root_score: i32,
+    /// The root moves a search is restricted to ([`Limits::searchmoves`]);
+    /// empty: every move.
+    root_filter: Vec<Move>,
     _profile: PhantomData<fn() -> P>,
 }
 
@@ -304,6 +326,7 @@ impl<P: Profile> Searcher<P> {
             seldepth: 0,
             root_best: Move::NULL,
             root_score: 0,
+            root_filter: Vec::new(),
             _profile: PhantomData,
         }
     }
@@ -368,6 +391,9 @@ impl<P: Profile> Searcher<P> {
     /// `--toggle-collect='*Searcher*go*'`) count inside this function.
     #[inline(never)]
     pub fn go(&mut self, pos: &mut Position, limits: &Limits, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+        if let Some(moves) = limits.mate {
+            return self.go_mate(pos, limits, moves, on_info);
+        }
         let start = Instant::now();
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
@@ -387,6 +413,7 @@ impl<P: Profile> Searcher<P> {
 
         let mut root_moves = MoveList::new();
         P::Gen::legal(pos, &mut root_moves);
+        self.restrict_root(&mut root_moves, &limits.searchmoves);
         if root_moves.is_empty() {
             let score = if P::Attacks::in_check(pos) { -MATE } else { DRAW };
             on_info(&SearchInfo {
@@ -407,6 +434,7 @@ impl<P: Profile> Searcher<P> {
                 pruned: 0,
                 elapsed: start.elapsed(),
                 pv: Vec::new(),
+                mate_search: None,
             };
         }
         // A fallback if the search is stopped before any move completes:
@@ -440,7 +468,11 @@ impl<P: Profile> Searcher<P> {
             if timed && root_moves.len() == 1 {
                 break;
             }
-            if timed && score.abs() >= MATE_BOUND && (MATE - score.abs()) as u32 <= depth {
+            // A mate within the depth searched: deeper iterations only
+            // repeat it. Without a depth limit (a clock, a node budget, or
+            // `stop` alone) they would run on to MAX_DEPTH in no time and
+            // report that depth.
+            if (timed || limits.depth.is_none()) && score.abs() >= MATE_BOUND && (MATE - score.abs()) as u32 <= depth {
                 break;
             }
             if let Some(soft) = soft {
@@ -480,7 +512,19 @@ impl<P: Profile> Searcher<P> {
             pruned: self.pruned,
             elapsed,
             pv: best_pv,
+            mate_search: None,
         }
+    }
+
+    /// Keep only the root moves `searchmoves` names (all of them if it
+    /// names none of them), and remember the restriction for the root node.
+    fn restrict_root(&mut self, root_moves: &mut MoveList, searchmoves: &[Move]) {
+        self.root_filter.clear();
+        if searchmoves.is_empty() || !root_moves.iter().any(|m| searchmoves.contains(m)) {
+            return;
+        }
+        root_moves.retain(|m| searchmoves.contains(&m));
+        self.root_filter.extend_from_slice(root_moves.as_slice());
     }
 
     /// The quiescence score of `pos` with a full window: what the search
@@ -713,6 +757,9 @@ impl<P: Profile> Searcher<P> {
         let mut quiets_from = None;
         if root || in_check || (!hash_move.is_null() && !hash_move.is_tactical()) {
             P::Gen::legal(pos, &mut list);
+            if root && !self.root_filter.is_empty() {
+                list.retain(|m| self.root_filter.contains(&m));
+            }
         } else {
             P::Gen::tactical_not_in_check(pos, &mut list);
             quiets_pending =
