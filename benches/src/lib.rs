@@ -30,6 +30,7 @@ pub mod process;
 pub mod report;
 pub mod runner;
 pub mod stats;
+pub mod strength;
 pub mod suite;
 pub mod sysinfo;
 pub mod table;
