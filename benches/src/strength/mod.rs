@@ -6,3 +6,9 @@
 
 pub mod score;
 pub mod sprt;
+pub mod adjudication;
+pub mod game;
+pub mod openings;
+pub mod pgn;
+pub mod rules;
+pub mod uci_engine;
