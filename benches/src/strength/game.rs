@@ -66,7 +66,10 @@ pub enum Budget {
     Clock(TimeControl),
     /// Nodes per move for White and Black; each move's budget is drawn
     /// uniformly within `jitter` (a fraction) of it, from the game's seed.
-    Nodes { nodes: [u64; 2], jitter: f64 },
+    Nodes {
+        nodes: [u64; 2],
+        jitter: f64,
+    },
 }
 
 /// Settings shared by every game of a match.
@@ -294,6 +297,18 @@ pub fn play_game(
             };
             return play.finish(result, Ending::of_rule(rule), rule.describe().to_string(), None, None);
         }
+        // After the rules: a position drawn by them is drawn, whatever the scores.
+        if let Some(rule) = &settings.adjudication {
+            if let Some(winner) = rule.winner(&play.white_view) {
+                let detail = format!(
+                    "adjudicated: both engines scored {} ahead by at least {} cp for their last {} moves each",
+                    capitalised(winner),
+                    rule.margin_cp,
+                    rule.moves
+                );
+                return play.finish(GameResult::win_for(winner), Ending::Adjudication, detail, None, None);
+            }
+        }
         if let Some(max) = settings.max_moves {
             if play.state.plies() >= 2 * max as usize {
                 let detail = format!("move limit: drawn after {max} moves of each side");
@@ -307,7 +322,10 @@ pub fn play_game(
                 let [w, b] = clock_ms.map(|t| t.max(0));
                 let inc = tc.increment_ms;
                 let own = clock_ms[side.index()].max(0) as u64;
-                (format!("go wtime {w} btime {b} winc {inc} binc {inc}"), Duration::from_millis(own) + settings.time_margin)
+                (
+                    format!("go wtime {w} btime {b} winc {inc} binc {inc}"),
+                    Duration::from_millis(own) + settings.time_margin,
+                )
             }
             Budget::Nodes { nodes, jitter } => {
                 let base = nodes[side.index()] as f64;
@@ -379,17 +397,6 @@ pub fn play_game(
             ms,
             clock_ms: clock_after,
         });
-        if let Some(rule) = &settings.adjudication {
-            if let Some(winner) = rule.winner(&play.white_view) {
-                let detail = format!(
-                    "adjudicated: both engines scored {} beyond {} cp for their last {} moves",
-                    capitalised(winner),
-                    rule.margin_cp,
-                    rule.moves
-                );
-                return play.finish(GameResult::win_for(winner), Ending::Adjudication, detail, None, None);
-            }
-        }
     }
 }
 

@@ -112,9 +112,7 @@ mod tests {
 
     #[test]
     fn the_order_is_a_seeded_permutation() {
-        let text: String = (0..8)
-            .map(|_| "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n")
-            .collect();
+        let text: String = (0..8).map(|_| "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n").collect();
         let (_d, p) = write(&text);
         let book = Book::load(&p).unwrap();
         let a = book.order(1);

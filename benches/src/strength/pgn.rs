@@ -116,7 +116,15 @@ mod tests {
     use super::*;
 
     fn mv(san: &str, score: Option<EngineScore>) -> MoveRecord {
-        MoveRecord { uci: String::new(), san: san.into(), score, depth: Some(5), nodes: None, ms: 104.4, clock_ms: None }
+        MoveRecord {
+            uci: String::new(),
+            san: san.into(),
+            score,
+            depth: Some(5),
+            nodes: None,
+            ms: 104.4,
+            clock_ms: None,
+        }
     }
 
     #[test]
@@ -147,7 +155,9 @@ mod tests {
         };
         let text = game_pgn(&game, &header);
         assert!(text.starts_with("[Event \"A vs \\\"B\\\"\"]\n[Site \"boardbench match\"]\n[Date \"2025.01.02\"]\n"));
-        assert!(text.contains("[Result \"0-1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\"]\n"));
+        assert!(
+            text.contains("[Result \"0-1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\"]\n")
+        );
         assert!(text.contains("[Termination \"abandoned\"]\n[PlyCount \"3\"]\n\n"));
         let moves: String = text.split("\n\n").nth(1).unwrap().replace('\n', " ");
         assert_eq!(

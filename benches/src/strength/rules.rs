@@ -172,17 +172,17 @@ mod tests {
     #[test]
     fn insufficient_material() {
         for fen in [
-            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",     // K v K
-            "4k3/8/8/8/8/8/8/3BK3 w - - 0 1",    // K+B v K
-            "4k3/8/8/8/8/8/8/3NK3 b - - 0 1",    // K+N v K
-            "2b1k3/8/8/8/8/8/8/3BK3 w - - 0 1",  // bishops on the same shade (c8, d1: light)
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",    // K v K
+            "4k3/8/8/8/8/8/8/3BK3 w - - 0 1",   // K+B v K
+            "4k3/8/8/8/8/8/8/3NK3 b - - 0 1",   // K+N v K
+            "2b1k3/8/8/8/8/8/8/3BK3 w - - 0 1", // bishops on the same shade (c8, d1: light)
         ] {
             assert_eq!(state(fen).ending(), Some(RuleEnding::InsufficientMaterial), "{fen}");
         }
         for fen in [
-            "3bk3/8/8/8/8/8/8/3BK3 w - - 0 1",   // bishops on opposite shades (d8 dark, d1 light)
-            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",   // a pawn
-            "4k3/8/8/8/8/8/8/2NNK3 w - - 0 1",   // two knights
+            "3bk3/8/8/8/8/8/8/3BK3 w - - 0 1", // bishops on opposite shades (d8 dark, d1 light)
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", // a pawn
+            "4k3/8/8/8/8/8/8/2NNK3 w - - 0 1", // two knights
         ] {
             assert_eq!(state(fen).ending(), None, "{fen}");
         }

@@ -91,7 +91,9 @@ impl std::fmt::Display for Fault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Fault::Crashed(how) => write!(f, "crashed ({how})"),
-            Fault::Hung(waited) => write!(f, "hung (no bestmove {:.3} s after go, nor after stop)", waited.as_secs_f64()),
+            Fault::Hung(waited) => {
+                write!(f, "hung (no bestmove {:.3} s after go, nor after stop)", waited.as_secs_f64())
+            }
         }
     }
 }
@@ -338,7 +340,10 @@ impl UciEngine {
     fn handshake(&mut self) -> Result<(), String> {
         let who = self.command_line();
         let fail = |e: &UciEngine, what: String| format!("engine {who:?}: {what}; last output: {}", e.tail_text());
-        self.send("uci").map_err(|f| fail(self, f.to_string()))?;
+        if self.send("uci").is_err() {
+            let how = self.exit_words();
+            return Err(fail(self, format!("exited at start-up ({how})")));
+        }
         let deadline = Instant::now() + self.timeouts.handshake;
         loop {
             match self.next_line(deadline) {
@@ -360,7 +365,10 @@ impl UciEngine {
                 Next::Timeout => {
                     return Err(fail(
                         self,
-                        format!("no uciok within {} s of uci (not a UCI engine?)", self.timeouts.handshake.as_secs_f64()),
+                        format!(
+                            "no uciok within {} s of uci (not a UCI engine?)",
+                            self.timeouts.handshake.as_secs_f64()
+                        ),
                     ))
                 }
             }
@@ -368,7 +376,8 @@ impl UciEngine {
         let mut options = self.spec.options.clone();
         for (name, value) in &options {
             if !self.option_names.iter().any(|o| o.eq_ignore_ascii_case(name)) {
-                let offered = if self.option_names.is_empty() { "none".to_string() } else { self.option_names.join(", ") };
+                let offered =
+                    if self.option_names.is_empty() { "none".to_string() } else { self.option_names.join(", ") };
                 return Err(format!("engine {who:?} has no option {name:?} (it offers: {offered})"));
             }
             if name.eq_ignore_ascii_case("threads") && value != "1" {
@@ -409,8 +418,10 @@ impl UciEngine {
         }
     }
 
-    /// `ucinewgame` and wait until ready.
+    /// `ucinewgame` and wait until ready. The kept output starts afresh, so
+    /// that a fault is recorded with this game's lines.
     pub fn new_game(&mut self) -> Result<(), Fault> {
+        self.tail.clear();
         self.send("ucinewgame")?;
         self.ready().map(|_| ())
     }
