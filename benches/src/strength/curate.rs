@@ -221,6 +221,25 @@ mod tests {
     }
 
     #[test]
+    fn probing_a_position() {
+        // WAC.001 (bm Qg6): the bitboard profile plays other moves at depths
+        // 1-3 and Qg6 from depth 4 (deterministic: node counts, not time).
+        let epd = engine::position::epd::Epd::parse(
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";",
+        )
+        .unwrap();
+        let position = SuitePosition::from_epd(&epd, 0, Path::new("wac.epd")).unwrap();
+        let mut e = engine::uci::new_engine(ProfileKind::Bitboard, 1);
+        let p = probe(e.as_mut(), &position, 4, 1_000_000);
+        assert_eq!((p.complete, p.solved_at.len(), p.solve_depth()), (true, 4, Some(4)), "{p:?}");
+        assert_eq!(p.solved_at, [false, false, false, true]);
+        // A cap far below depth 4's tree: not complete, so not quick.
+        let p = probe(e.as_mut(), &position, 4, 50);
+        assert!(!p.complete && p.solved_at.len() < 4 && p.solve_depth().is_none(), "{p:?}");
+        assert_eq!(classify(&[p]), None);
+    }
+
+    #[test]
     fn classes() {
         let ten = |first: usize| {
             let mut v = vec![0u8; 10];

@@ -163,6 +163,8 @@ impl Estimate {
 /// An Elo figure for people: `+52.5`, or `-inf`/`+inf` where unbounded.
 pub fn show_elo(elo: Option<f64>, unbounded_sign: f64) -> String {
     match elo {
+        // No "-0.0" for a difference that rounds to nothing.
+        Some(e) if e.abs() < 0.05 => "+0.0".to_string(),
         Some(e) => format!("{e:+.1}"),
         None if unbounded_sign < 0.0 => "-inf".to_string(),
         None => "+inf".to_string(),
@@ -233,6 +235,8 @@ mod tests {
         let e = Estimate::of(&tally([0, 0, 0, 0, 3])).unwrap();
         assert_eq!((e.score, e.elo), (1.0, None));
         assert_eq!(show_elo(e.elo, 1.0), "+inf");
+        assert_eq!(show_elo(Some(-0.0), 0.0), "+0.0");
+        assert_eq!(show_elo(Some(-0.06), 0.0), "-0.1");
         assert!(Estimate::of(&Tally::default()).is_none());
     }
 
