@@ -15,10 +15,13 @@
 //! * [`engines`]: comparisons with other engines — whole-engine NPS and
 //!   instructions per node beside Crafty's and Stockfish's own bench, each
 //!   run a pinned child process.
+//! * [`strength`]: the strength gates — matches between UCI engines with
+//!   an SPRT and LOWER95, and the curated-suite head reference.
 
 pub mod engines;
 pub mod gate;
 pub mod measure;
 pub mod output;
+pub mod strength;
 pub mod suite;
 pub mod workspace;

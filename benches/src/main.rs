@@ -47,6 +47,14 @@ enum Command {
     /// by process with an A/A control, and gungraun instruction counts).
     /// Exit 0 pass, 3 regression, 4 too noisy to judge, 1 error, 2 usage.
     Gate(gate::cli::GateCli),
+    /// A match between two UCI engines: game pairs from the openings, the
+    /// score with LOWER95, Elo, and an SPRT. Exit 0 H1 accepted, 3 H0
+    /// accepted (rejected), 4 inconclusive, 1 error, 2 usage.
+    Match(boardbench::strength::cli::MatchCli),
+    /// The curated-suite head reference: `save` a fixed-depth run, `compare`
+    /// a candidate with it (exit 3 on a solve-count regression), `curate`
+    /// the suites.
+    Reference(boardbench::strength::cli::ReferenceCli),
     /// (for the gate) One short timing run of this build, JSON on stdout.
     #[command(hide = true)]
     GateSample(gate::timing::sample::SampleCli),
@@ -193,5 +201,7 @@ fn dispatch(command: &Command) -> Result<i32, String> {
         Command::Gate(a) => gate::run::gate_main(a),
         Command::GateSample(a) => gate::timing::sample::sample_main(a),
         Command::GateCases(a) => gate::instructions::cases::cases_main(a),
+        Command::Match(a) => boardbench::strength::cli::match_main(a),
+        Command::Reference(a) => boardbench::strength::cli::reference_main(a),
     }
 }
