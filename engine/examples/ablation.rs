@@ -9,12 +9,11 @@
 //!   inside `evaluate_passes` (what `scripts/eval-instructions.sh` has
 //!   callgrind collect), after an untimed warm-up pass.
 //! * `ablation compare FILE [--mobility M] [--rounds R] [--json]`: a quick
-//!   in-process look: the full evaluation and every variant evaluate the
-//!   same positions in interleaved passes (the order rotating each round),
-//!   each timed pass after an untimed one of the same variant (its own
-//!   pawn hash back in the caches), timed with the TSC; per variant the fastest pass (a floor),
-//!   per group the difference of floors. A sanity check, not the
-//!   measurement (boardbench's runner does that, with intervals).
+//!   in-process look: each variant against the full evaluation, the two
+//!   evaluating the same positions in interleaved passes (ABBA), each pass
+//!   timed with the TSC; per pairing the fastest pass of each (floors), per
+//!   group the difference of floors. A sanity check, not the measurement
+//!   (boardbench's runner does that, with intervals).
 //!
 //! `cargo build --release -p engine --example ablation`, then
 //! `target/release/examples/ablation compare positions/wac.epd --mobility mailbox`
@@ -75,7 +74,8 @@ enum Command {
         json: bool,
     },
     /// Floor and median of passes of the full evaluation alone (built with
-    /// `--features eval-time`: with the counters in their default mode).
+    /// `--features eval-time`: with the counters in their default mode, or
+    /// off with --counters-off).
     Floor {
         file: PathBuf,
         #[arg(long, value_enum, default_value = "chain")]
@@ -83,9 +83,14 @@ enum Command {
         #[arg(long, default_value_t = 200)]
         rounds: u32,
         #[arg(long)]
+        counters_off: bool,
+        /// Time one run of 64 evaluations in N (built with the counters).
+        #[arg(long, default_value_t = 1)]
+        duty: u32,
+        #[arg(long)]
         json: bool,
     },
-    /// Floors of the full evaluation and every variant, interleaved.
+    /// Each variant's floor against the full evaluation's, interleaved.
     Compare {
         file: PathBuf,
         #[arg(long, value_enum, default_value = "chain")]
@@ -119,7 +124,9 @@ fn main() -> ExitCode {
             Ok(())
         }
         Command::Run { file, mobility, variant, reps, json } => run(&file, mobility.into(), &variant, reps, json),
-        Command::Floor { file, mobility, rounds, json } => floor(&file, mobility.into(), rounds, json),
+        Command::Floor { file, mobility, rounds, counters_off, duty, json } => {
+            floor(&file, mobility.into(), rounds, counters_off, duty, json)
+        }
         Command::Compare { file, mobility, rounds, json } => compare(&file, mobility.into(), rounds, json),
     };
     match result {
@@ -195,17 +202,39 @@ fn timed_pass(e: &mut dyn DynEvaluation, ps: &mut [Position]) -> f64 {
     engine::tsc::stop().wrapping_sub(t0) as f64 / ps.len() as f64
 }
 
-fn floor(file: &Path, kind: MobilityKind, rounds: u32, as_json: bool) -> Result<(), String> {
+fn floor(
+    file: &Path,
+    kind: MobilityKind,
+    rounds: u32,
+    counters_off: bool,
+    duty: u32,
+    as_json: bool,
+) -> Result<(), String> {
     if rounds == 0 {
         return Err("--rounds 0: give at least one round".into());
     }
     let mut ps = positions(file)?;
     let mut e = ablated(kind, Ablation::FULL, Weights::default(), full_eval_config());
+    #[cfg(feature = "eval-time")]
+    {
+        e.counters_mut().set_duty(duty);
+        if counters_off {
+            e.counters_mut().set_mode(engine::eval::counters::CounterMode::Off);
+        }
+    }
+    #[cfg(not(feature = "eval-time"))]
+    if counters_off || duty != 1 {
+        return Err("--counters-off, --duty: this build has no counters (build with --features eval-time)".into());
+    }
     warm_up(e.as_mut(), &mut ps);
     let mut passes: Vec<f64> = (0..rounds).map(|_| timed_pass(e.as_mut(), &mut ps)).collect();
     passes.sort_by(f64::total_cmp);
     let (min, median) = (passes[0], passes[passes.len() / 2]);
-    let counters = if cfg!(feature = "eval-time") { "on (default mode)" } else { "not compiled" };
+    let counters = match (cfg!(feature = "eval-time"), counters_off) {
+        (false, _) => "not compiled".to_string(),
+        (true, false) => format!("rotating, one run in {duty} timed"),
+        (true, true) => "compiled, off".to_string(),
+    };
     if as_json {
         println!(
             "{}",
@@ -227,23 +256,29 @@ fn compare(file: &Path, kind: MobilityKind, rounds: u32, as_json: bool) -> Resul
         return Err("--rounds 0: give at least one round".into());
     }
     let mut ps = positions(file)?;
-    let mut evals: Vec<Box<dyn DynEvaluation>> =
-        Ablation::ALL.iter().map(|a| ablated(kind, *a, Weights::default(), full_eval_config())).collect();
-    for e in evals.iter_mut() {
-        warm_up(e.as_mut(), &mut ps);
-    }
-    let mut floor = vec![f64::INFINITY; evals.len()];
-    for r in 0..rounds as usize {
-        for i in 0..evals.len() {
-            let v = (i + r) % evals.len();
-            // Each variant has its own pawn hash: an untimed pass first
-            // brings its entries back into the caches the other variants'
-            // passes filled.
-            warm_up(evals[v].as_mut(), &mut ps);
-            floor[v] = floor[v].min(timed_pass(evals[v].as_mut(), &mut ps));
+    // Each variant against the full evaluation on its own, ABBA: only the
+    // two evaluators' pawn hashes and code are in the caches (with every
+    // variant at once, seventeen pawn hashes overflow them).
+    let mut full_eval = ablated(kind, Ablation::FULL, Weights::default(), full_eval_config());
+    warm_up(full_eval.as_mut(), &mut ps);
+    // Per variant: the full evaluation's floor in its pairing, the variant's.
+    let mut pairs = vec![(f64::INFINITY, f64::INFINITY); Ablation::ALL.len()];
+    for (i, a) in Ablation::ALL.iter().enumerate().skip(1) {
+        let mut v = ablated(kind, *a, Weights::default(), full_eval_config());
+        warm_up(v.as_mut(), &mut ps);
+        for _ in 0..rounds {
+            let (f1, v1) = (timed_pass(full_eval.as_mut(), &mut ps), timed_pass(v.as_mut(), &mut ps));
+            let (v2, f2) = (timed_pass(v.as_mut(), &mut ps), timed_pass(full_eval.as_mut(), &mut ps));
+            pairs[i] = (pairs[i].0.min(f1).min(f2), pairs[i].1.min(v1).min(v2));
         }
     }
-    let full = floor[0];
+    // The full evaluation's floor over every pairing; a variant's cost is
+    // the difference of floors within its own pairing.
+    let full = pairs.iter().skip(1).map(|p| p.0).fold(f64::INFINITY, f64::min);
+    let mut floor = vec![full; Ablation::ALL.len()];
+    for (i, p) in pairs.iter().enumerate().skip(1) {
+        floor[i] = full - (p.0 - p.1);
+    }
     let at = |g: Group, state: bool| Ablation::of(g, state).and_then(|a| Ablation::ALL.iter().position(|b| *b == a));
     struct Row {
         group: Group,

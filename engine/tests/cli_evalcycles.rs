@@ -61,12 +61,14 @@ fn rotating_counters_in_a_search_time_every_group() {
         assert!(evals > 15 * 64 * 2, "{evals}");
         let groups = v["groups"].as_array().unwrap();
         assert_eq!(groups.len(), 10);
-        // One slot of fifteen per evaluation, in runs of 64: every group
-        // timed, about evals / 15 times each.
+        // One slot of fifteen per evaluation, in runs of 64, one run in
+        // four timed (the default duty): every group timed, about
+        // evals / 60 times each.
+        assert_eq!(v["duty"], 4);
         let mut timed = 0;
         for g in groups {
             let n = g["timed_evals"].as_u64().unwrap();
-            assert!(n + 64 >= evals / 15 && n <= evals / 15 + 64, "{g}");
+            assert!(n + 64 >= evals / 60 && n <= evals / 60 + 64, "{g}");
             timed += n;
         }
         assert!(timed < evals, "each evaluation timed at most one group");

@@ -53,6 +53,11 @@ pub struct EvalCyclesArgs {
     /// How the timer is read around a region.
     #[arg(long, value_enum, default_value = "plain")]
     timer_reads: TimerReadsArg,
+    /// Rotating mode: time one run of evaluations in N, the others run
+    /// without the counters' tests (default 4 in a search, 1 with
+    /// --full-evals).
+    #[arg(long, value_name = "N")]
+    duty: Option<u32>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -141,6 +146,7 @@ mod counted {
         depth: u32,
         mode: CounterMode,
         fenced: bool,
+        duty: u32,
     ) -> (EvalCounters, Ends)
     where
         M: MobilitySet + Send,
@@ -150,6 +156,7 @@ mod counted {
         let mut s = Searcher::<P>::with_eval(16, eval);
         s.evaluator_mut().inner_mut().counters_mut().set_mode(mode);
         s.evaluator_mut().inner_mut().counters_mut().set_fenced(fenced);
+        s.evaluator_mut().inner_mut().counters_mut().set_duty(duty);
         let before = Ends::of(s.evaluator().inner());
         for pos in positions {
             s.clear();
@@ -181,6 +188,7 @@ mod counted {
         reps: u32,
         mode: CounterMode,
         fenced: bool,
+        duty: u32,
     ) -> (EvalCounters, Ends, Passes) {
         let config = EvalConfig { eval_hash_bytes: 0, lazy: false, ..EvalConfig::default() };
         let mut on = Evaluation::<M, D>::new(set, Weights::default(), config);
@@ -191,6 +199,7 @@ mod counted {
         pass(&mut probe, &mut ps_probe);
         on.counters_mut().set_mode(mode);
         on.counters_mut().set_fenced(fenced);
+        on.counters_mut().set_duty(duty);
         // A run of the rotation is one pass: each run's mean covers every
         // position, and the lowest per slot is a floor.
         on.counters_mut().set_run_length(positions.len() as u32);
@@ -226,6 +235,10 @@ mod counted {
         }
         let kinds = a.mobility.kinds();
         let fenced = a.timer_reads == TimerReadsArg::Fenced;
+        let duty = a.duty.unwrap_or(if a.full_evals.is_some() { 1 } else { 4 });
+        if duty == 0 {
+            return Err(CliError::input("--duty 0: give at least 1 (every run timed)"));
+        }
         let mode = match a.counters {
             CountersArg::Rotating => CounterMode::Rotating,
             CountersArg::AllPhases => CounterMode::AllPhases,
@@ -234,32 +247,38 @@ mod counted {
         use MobilityKind::*;
         let (c, ends, passes) = match (kinds, a.full_evals) {
             ([Mailbox, Mailbox, Mailbox, Mailbox], Some(r)) => {
-                let (c, e, p) = full_evals::<_, MailboxDefects>(engine::eval::MailboxSet, &positions, r, mode, fenced);
+                let (c, e, p) =
+                    full_evals::<_, MailboxDefects>(engine::eval::MailboxSet, &positions, r, mode, fenced, duty);
                 (c, e, Some(p))
             }
             ([Chain, Chain, Chain, Chain], Some(r)) => {
-                let (c, e, p) = full_evals::<_, BitboardDefects>(engine::eval::ChainSet, &positions, r, mode, fenced);
+                let (c, e, p) =
+                    full_evals::<_, BitboardDefects>(engine::eval::ChainSet, &positions, r, mode, fenced, duty);
                 (c, e, Some(p))
             }
             ([SingleProbe, SingleProbe, SingleProbe, SingleProbe], Some(r)) => {
                 let (c, e, p) =
-                    full_evals::<_, BitboardDefects>(engine::eval::SingleProbeSet, &positions, r, mode, fenced);
+                    full_evals::<_, BitboardDefects>(engine::eval::SingleProbeSet, &positions, r, mode, fenced, duty);
                 (c, e, Some(p))
             }
             (mix, Some(r)) => {
-                let (c, e, p) = full_evals::<_, BitboardDefects>(DynamicSet::new(mix), &positions, r, mode, fenced);
+                let (c, e, p) =
+                    full_evals::<_, BitboardDefects>(DynamicSet::new(mix), &positions, r, mode, fenced, duty);
                 (c, e, Some(p))
             }
             ([Mailbox, Mailbox, Mailbox, Mailbox], None) => {
-                let (c, e) = search::<MailboxProfile, _, _>(Default::default(), &positions, a.depth, mode, fenced);
+                let (c, e) =
+                    search::<MailboxProfile, _, _>(Default::default(), &positions, a.depth, mode, fenced, duty);
                 (c, e, None)
             }
             ([Chain, Chain, Chain, Chain], None) => {
-                let (c, e) = search::<BitboardProfile, _, _>(Default::default(), &positions, a.depth, mode, fenced);
+                let (c, e) =
+                    search::<BitboardProfile, _, _>(Default::default(), &positions, a.depth, mode, fenced, duty);
                 (c, e, None)
             }
             ([SingleProbe, SingleProbe, SingleProbe, SingleProbe], None) => {
-                let (c, e) = search::<SingleProbeProfile, _, _>(Default::default(), &positions, a.depth, mode, fenced);
+                let (c, e) =
+                    search::<SingleProbeProfile, _, _>(Default::default(), &positions, a.depth, mode, fenced, duty);
                 (c, e, None)
             }
             (mix, None) => {
@@ -268,13 +287,22 @@ mod counted {
                     Weights::default(),
                     EvalConfig::default(),
                 );
-                let (c, e) = search::<MixedProfile, _, _>(EngineEval::new(e), &positions, a.depth, mode, fenced);
+                let (c, e) = search::<MixedProfile, _, _>(EngineEval::new(e), &positions, a.depth, mode, fenced, duty);
                 (c, e, None)
             }
         };
         let s = c.summary();
-        let report =
-            Report { a: &a, kinds, positions: positions.len(), c: &c, s: &s, ends: &ends, passes: passes.as_ref() };
+        let report = Report {
+            a: &a,
+            duty,
+            fenced,
+            kinds,
+            positions: positions.len(),
+            c: &c,
+            s: &s,
+            ends: &ends,
+            passes: passes.as_ref(),
+        };
         if a.json {
             print_json(&report.json());
         } else {
@@ -284,6 +312,8 @@ mod counted {
     }
 
     struct Report<'a> {
+        duty: u32,
+        fenced: bool,
         a: &'a EvalCyclesArgs,
         kinds: [MobilityKind; 4],
         positions: usize,
@@ -307,16 +337,19 @@ mod counted {
             let (s, c) = (self.s, self.c);
             let evals = s.evals.max(1) as f64;
             let rotating = s.mode == CounterMode::Rotating;
+            let full = self.a.full_evals.is_some();
             // Legacy per-phase rows: in rotating mode each phase's ticks and
             // regions are scaled to every evaluation (as if each had timed
-            // it), so ticks - calls x ticks_per_region / evals is the net
-            // mean per evaluation in either mode.
+            // it), so (ticks - calls x ticks_per_region) / evals is the net
+            // mean per evaluation in either mode (before the clamp at zero).
             let phases: Vec<Value> = s
                 .phases
                 .iter()
                 .map(|p| {
                     let scale = if rotating { evals } else { p.timed_evals as f64 };
-                    let ticks = (p.raw_ticks_per_eval * scale).round();
+                    // Net plus this phase's own pairs: a phase that holds an
+                    // input's region leaves the input to its own row.
+                    let ticks = ((p.ticks_per_eval + p.regions_per_eval * s.pair_ticks) * scale).round();
                     let calls = (p.regions_per_eval * scale).round();
                     json!({"phase": p.phase.name(), "ticks": ticks, "calls": calls,
                            "ticks_per_eval": p.raw_ticks_per_eval, "net_ticks_per_eval": p.ticks_per_eval,
@@ -329,7 +362,8 @@ mod counted {
                 json!({"name": name, "label": label, "ticks_per_eval": t.ticks_per_eval,
                        "regions_per_eval": t.regions_per_eval, "timed_evals": t.timed_evals,
                        "share_percent": self.share(t.ticks_per_eval),
-                       "floor_ticks_per_eval": t.floor_ticks_per_eval, "floor_runs": t.floor_runs})
+                       "floor_ticks_per_eval": if full { t.floor_ticks_per_eval } else { None },
+                       "floor_runs": t.floor_runs})
             };
             let groups: Vec<Value> =
                 Group::ALL.iter().zip(&s.groups).map(|(g, t)| row(g.name(), g.label(), t)).collect();
@@ -358,7 +392,8 @@ mod counted {
                 "mode": if self.a.full_evals.is_some() { "full-evals" } else { "search" },
                 "depth": if self.a.full_evals.is_some() { Value::Null } else { json!(self.a.depth) },
                 "full_evals": self.a.full_evals, "mobility": super::super::eval::kinds_json(self.kinds),
-                "counters": s.mode.name(),
+                "counters": s.mode.name(), "duty": self.duty,
+                "timer_reads": if self.fenced { "fenced" } else { "plain" },
                 "evals": s.evals,
                 "whole_ticks": legacy_whole_ticks, "ticks_per_eval": raw_whole,
                 "phases": phases,
@@ -373,8 +408,10 @@ mod counted {
                 "sum_of_rows": s.sum_of_rows(),
                 "unattributed": {"ticks_per_eval": unattributed,
                                  "share_percent": unattributed.map(|u| self.share(u))},
-                "floors": {"whole": s.whole_floor, "pair": s.pair_floor, "sum_of_rows": s.floor_sum_of_rows(),
-                           "unattributed": s.floor_unattributed()},
+                // Floors only where every run covers the same positions.
+                "floors": if full { json!({"whole": s.whole_floor, "pair": s.pair_floor,
+                                           "sum_of_rows": s.floor_sum_of_rows(),
+                                           "unattributed": s.floor_unattributed()}) } else { Value::Null },
                 "instrumented": instrumented,
                 "lazy_percent": self.ends.percent(self.ends.lazy), "hash_percent": self.ends.percent(self.ends.hash),
                 "full_percent": self.ends.percent(self.ends.full),
@@ -397,8 +434,12 @@ mod counted {
                 k[3],
                 s.evals,
                 match s.mode {
-                    CounterMode::Rotating => "rotating (one group, input or the whole timed per evaluation)",
-                    _ => "all phases (every phase timed in every evaluation)",
+                    CounterMode::Rotating if self.duty > 1 => format!(
+                        "rotating (one group, input or the whole timed per evaluation, in one run of evaluations in {})",
+                        self.duty
+                    ),
+                    CounterMode::Rotating => "rotating (one group, input or the whole timed per evaluation)".into(),
+                    _ => "all phases (every phase timed in every evaluation)".into(),
                 }
             );
             println!(
@@ -410,7 +451,10 @@ mod counted {
                     "tight-loop median: too few in-place samples".to_string()
                 }
             );
-            let show = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |v| format!("{v:.1}"));
+            // Floors only where every run covers the same positions (in a
+            // search the lowest run is merely the cheapest stretch).
+            let full = a.full_evals.is_some();
+            let show = |x: Option<f64>| x.filter(|_| full).map_or_else(|| "-".to_string(), |v| format!("{v:.1}"));
             println!(
                 "{:<28} {:>11} {:>7} {:>9} {:>12} {:>12}",
                 "group", "ticks/eval", "share", "floor", "regions", "timed evals"
@@ -459,11 +503,10 @@ mod counted {
                 }
                 _ => println!("whole evaluation: never timed (too few evaluations)"),
             }
-            if s.mode == CounterMode::Rotating {
+            if s.mode == CounterMode::Rotating && full {
                 println!(
-                    "(ticks/eval: means over the evaluations that timed each row; floor: the lowest mean of a run of \
-                     consecutive evaluations timing it{})",
-                    if a.full_evals.is_some() { ", a run being one pass over every position" } else { "" }
+                    "(ticks/eval: means over the evaluations that timed each row; floor: the lowest mean of a pass \
+                     over every position timing it)"
                 );
             }
             if let Some(p) = self.passes {

@@ -144,6 +144,9 @@ pub trait DynEvaluation {
     fn clear(&mut self);
     /// The mobility implementation of each piece type.
     fn kinds(&self) -> [MobilityKind; 4];
+    /// [`Evaluation::counters_mut`] (feature `eval-time`).
+    #[cfg(feature = "eval-time")]
+    fn counters_mut(&mut self) -> &mut super::counters::EvalCounters;
 }
 
 impl<M: MobilitySet, D: DefectCounter, const SKIP: u32> DynEvaluation for Evaluation<M, D, SKIP> {
@@ -158,6 +161,10 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32> DynEvaluation for Evalua
     }
     fn kinds(&self) -> [MobilityKind; 4] {
         self.set().kinds()
+    }
+    #[cfg(feature = "eval-time")]
+    fn counters_mut(&mut self) -> &mut super::counters::EvalCounters {
+        Evaluation::counters_mut(self)
     }
 }
 

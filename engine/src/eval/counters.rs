@@ -11,7 +11,9 @@
 //!   one [`Slot`] — one of the ten [`Group`]s (all of its phases), one of
 //!   the inputs (material entry, pawn entry, clearing the attack words),
 //!   the whole evaluation, or an empty region (the in-place calibration) —
-//!   cycling through them in runs of [`RUN_LENGTH`] evaluations. A group's mean comes from the evaluations that
+//!   cycling through them in runs of [`RUN_LENGTH`] evaluations; with a
+//!   duty of N ([`EvalCounters::set_duty`]) only one run in N is timed and
+//!   the others run the evaluation's copy without the counters' tests. A group's mean comes from the evaluations that
 //!   timed it. An instrumented evaluation pays one start/stop pair (two to
 //!   four for the groups whose phases are apart in the code: hash,
 //!   material, pawns, knights, bishops, passers) instead of twenty.
@@ -326,7 +328,8 @@ pub struct EvalCounters {
     pub whole_ticks: u64,
     /// Evaluations timed whole.
     pub whole_calls: u64,
-    /// Evaluations begun (timed or not).
+    /// Evaluations begun (timed or not; untimed runs of the duty
+    /// included).
     pub evals: u64,
     /// Evaluations that timed each slot (rotating mode).
     pub slot_evals: [u64; SLOTS],
@@ -348,6 +351,13 @@ pub struct EvalCounters {
     run_left: u32,
     /// Evaluations per run (0: [`RUN_LENGTH`]).
     run_length: u32,
+    /// One run in this many is timed (0 or 1: every run); the others run
+    /// the evaluation without the counters' tests.
+    duty: u32,
+    /// Untimed runs left before the next timed one.
+    idle_runs: u32,
+    /// The current run is untimed.
+    idle: bool,
     run: Run,
     /// Per slot, the lowest run mean (rotating mode).
     floors: [Option<RunFloor>; SLOTS],
@@ -394,6 +404,7 @@ impl EvalCounters {
         self.close_run();
         self.next_slot = slot % SLOTS;
         self.run_left = 0;
+        self.idle_runs = 0;
     }
 
     /// Evaluations per run of one slot in the rotating mode (default
@@ -414,10 +425,36 @@ impl EvalCounters {
         }
     }
 
+    /// Time one run of evaluations in every `duty` (at least 1); the others
+    /// run without the counters' tests, at the cost of an evaluation
+    /// without counters. Forgets what was counted.
+    pub fn set_duty(&mut self, duty: u32) {
+        self.duty = duty.max(1);
+        self.reset();
+    }
+
+    /// Start the next run: an untimed one while the duty asks for them,
+    /// else the next slot's.
+    #[cold]
+    fn next_run(&mut self) {
+        self.close_run();
+        self.run_left = self.run_length();
+        if self.idle_runs > 0 {
+            self.idle_runs -= 1;
+            self.idle = true;
+            return;
+        }
+        self.idle = false;
+        self.idle_runs = self.duty.saturating_sub(1);
+        let s = self.next_slot;
+        self.slot = s;
+        self.next_slot = if s + 1 == SLOTS { 0 } else { s + 1 };
+    }
+
     /// The floors with the current run counted if it is complete.
     pub fn floors(&self) -> [Option<RunFloor>; SLOTS] {
         let mut f = self.floors;
-        if self.mode == CounterMode::Rotating {
+        if self.mode == CounterMode::Rotating && !self.idle {
             Self::fold_run(&mut f, self.slot, self.run, self.run_length());
         }
         f
@@ -433,6 +470,7 @@ impl EvalCounters {
     }
 
     fn fold_run(floors: &mut [Option<RunFloor>; SLOTS], slot: usize, run: Run, len: u32) {
+        // (An untimed run counts no evaluations.)
         if run.spoiled || run.evals != len {
             return;
         }
@@ -460,14 +498,13 @@ impl EvalCounters {
         match self.mode {
             CounterMode::Rotating => {
                 if self.run_left == 0 {
-                    self.close_run();
-                    let s = self.next_slot;
-                    self.slot = s;
-                    self.next_slot = if s + 1 == SLOTS { 0 } else { s + 1 };
-                    self.run_left = self.run_length();
+                    self.next_run();
+                }
+                self.run_left -= 1;
+                if self.idle {
+                    return TIME_NOTHING;
                 }
                 self.run.evals += 1;
-                self.run_left -= 1;
                 self.slot_evals[self.slot] += 1;
                 self.slot as Timing
             }
@@ -521,7 +558,7 @@ impl EvalCounters {
 
     #[inline(always)]
     pub fn add(&mut self, phase: Phase, ticks: u64) {
-        if ticks > OUTLIER_TICKS {
+        if ticks > OUTLIER_TICKS || (phase == Phase::Calibration && ticks > CALIBRATION_OUTLIER_TICKS) {
             self.discarded[phase as usize] += 1;
             self.run.spoiled = true;
             return;
@@ -555,6 +592,7 @@ impl EvalCounters {
             fenced: self.fenced,
             region_overhead: self.region_overhead,
             run_length: self.run_length,
+            duty: self.duty,
             ..EvalCounters::default()
         };
     }
@@ -587,8 +625,14 @@ pub const MIN_CALIBRATION_SAMPLES: u64 = 16;
 /// A region (or whole evaluation) that read more ticks than this was
 /// interrupted — the process descheduled, an interrupt served — and is
 /// left out (and counted): a whole evaluation takes a few thousand ticks
-/// at most, one preemption millions, which would swamp a mean.
-pub const OUTLIER_TICKS: u64 = 200_000;
+/// at most (building a pawn entry included), an interrupt tens of
+/// thousands, one preemption millions, which would swamp a mean.
+pub const OUTLIER_TICKS: u64 = 50_000;
+
+/// The empty calibration region is interrupted beyond this: a pair costs
+/// tens of ticks, and its mean is subtracted from every region, so one
+/// interrupt left in would bias every row.
+pub const CALIBRATION_OUTLIER_TICKS: u64 = 1_000;
 
 /// A plain `rdtsc`: no fence, so the out-of-order core keeps running
 /// across it; it reads when it issues, which tracks what a region adds to
@@ -862,6 +906,29 @@ mod tests {
         // A rotation started elsewhere: the next evaluation times that slot.
         c.set_rotation(SLOTS + 4);
         assert_eq!(timed_phases(c.begin()), SLOT_PHASES[4]);
+    }
+
+    #[test]
+    fn a_duty_of_three_times_one_run_in_three() {
+        let mut c = EvalCounters::default();
+        c.set_duty(3);
+        let run = RUN_LENGTH as usize;
+        let mut timed = Vec::new();
+        for i in 0..9 * run {
+            let t = c.begin();
+            if i % run == 0 {
+                timed.push(t);
+            }
+            // Within a run, every evaluation alike.
+            assert_eq!(t, timed[i / run]);
+        }
+        let none = TIME_NOTHING;
+        assert_eq!(timed, [0, none, none, 1, none, none, 2, none, none]);
+        assert_eq!(c.evals, 9 * RUN_LENGTH as u64);
+        assert_eq!(&c.slot_evals[..4], &[RUN_LENGTH as u64, RUN_LENGTH as u64, RUN_LENGTH as u64, 0]);
+        // A new rotation starts timed.
+        c.set_rotation(7);
+        assert_eq!(c.begin(), 7);
     }
 
     #[test]

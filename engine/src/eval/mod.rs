@@ -256,9 +256,13 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32> Evaluation<M, D, SKIP> {
             return self.run::<NoTrace, 0>(pos, alpha, beta, &mut NoTrace);
         }
         let timing = self.counters.begin();
+        if timing == counters::TIME_NOTHING {
+            // The copy without the counters' tests.
+            return self.run::<NoTrace, 0>(pos, alpha, beta, &mut NoTrace);
+        }
         let whole = counters::times_whole(timing);
         let t0 = if whole { self.counters.read_start() } else { 0 };
-        let v = self.run::<NoTrace, { u32::MAX }>(pos, alpha, beta, &mut NoTrace);
+        let v = self.run::<NoTrace, 1>(pos, alpha, beta, &mut NoTrace);
         if whole {
             let t1 = self.counters.read_stop();
             self.counters.add_whole(t1.wrapping_sub(t0));
@@ -299,10 +303,11 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32> Evaluation<M, D, SKIP> {
     }
 
     /// The evaluation. `TIMED` (feature `eval-time`): 0, time nothing (traces,
-    /// ablation variants); otherwise time the phases the counters chose for
-    /// the current evaluation. (One copy tests the choice at run time: a
-    /// copy per choice made the compiler stop inlining the term functions
-    /// into the evaluation, which then cost twice as much untimed.)
+    /// ablation variants, evaluations the counters leave untimed); 1, time
+    /// the phases the counters chose for the current evaluation, tested at
+    /// each phase. (A copy per choice of phases, with no tests, made the
+    /// evaluation cost twice as much even untimed: seventeen copies of it
+    /// changed what the compiler inlined.)
     fn run<T: Tracer, const TIMED: u32>(&mut self, pos: &mut Position, alpha: i32, beta: i32, t: &mut T) -> i32 {
         let stm = pos.side_to_move();
         if !T::ON && !Self::DROP_HASH {
