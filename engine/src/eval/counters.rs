@@ -4,19 +4,23 @@
 //! compiles to the same code as if the counters did not exist
 //! (`scripts/eval-time-zero-cost.sh` proves it with instruction counts).
 //!
-//! With the feature on, a phase is timed (fenced TSC reads around it) when
-//! the current evaluation's counter mode says so:
+//! With the feature on, a phase is timed (TSC reads around it: plain
+//! `rdtsc` by default, fenced on request, [`EvalCounters::set_fenced`])
+//! when the current evaluation's counter mode says so:
 //!
 //! * [`CounterMode::Rotating`] (the default): each evaluation times exactly
 //!   one [`Slot`] — one of the ten [`Group`]s (all of its phases), one of
 //!   the inputs (material entry, pawn entry, clearing the attack words),
 //!   the whole evaluation, or an empty region (the in-place calibration) —
-//!   cycling through them in runs of [`RUN_LENGTH`] evaluations; with a
-//!   duty of N ([`EvalCounters::set_duty`]) only one run in N is timed and
-//!   the others run the evaluation's copy without the counters' tests. A group's mean comes from the evaluations that
-//!   timed it. An instrumented evaluation pays one start/stop pair (two to
-//!   four for the groups whose phases are apart in the code: hash,
-//!   material, pawns, knights, bishops, passers) instead of twenty.
+//!   cycling through them in runs of [`RUN_LENGTH`] evaluations (or of one
+//!   pass over a fixed set of positions, [`EvalCounters::set_run_length`]).
+//!   A group's mean comes from the evaluations that timed it. A timed
+//!   evaluation pays one start/stop pair (two to four for the groups whose
+//!   phases are apart in the code: hash, material, pawns, knights, bishops,
+//!   passers) instead of twenty, plus a test at each phase. With a duty of
+//!   N ([`EvalCounters::set_duty`]) one run in N is timed and the others
+//!   run the evaluation's copy without those tests, at the cost of an
+//!   evaluation without counters.
 //! * [`CounterMode::AllPhases`]: every phase, the calibration region and
 //!   the whole, in every evaluation (the old mode: the counters then cost
 //!   several times what they measure).
@@ -28,7 +32,11 @@
 //! sits inside the evaluation, after the lazy exit, and its mean is
 //! subtracted from every timed region ([`CounterSummary`]); no phase goes
 //! below zero. The median of a tight loop of pairs, taken when the
-//! counters are made, is the fallback before any in-place sample exists.
+//! counters are made, is the fallback before enough in-place samples
+//! exist. Regions an interrupt stretched are left out
+//! ([`OUTLIER_TICKS`], [`CALIBRATION_OUTLIER_TICKS`]). Per slot, the lowest
+//! mean of a complete run is kept too (a floor, comparable with the
+//! floors of an ablation when every run covers the same positions).
 
 use super::groups::Group;
 
