@@ -18,33 +18,38 @@ cp -r engine positions Cargo.toml .cargo "$work"/ 2>/dev/null || true
 python3 - "$work/engine/src/eval/mod.rs" <<'PY'
 import re, sys
 path = sys.argv[1]
-src = open(path).read()
-out, i = [], 0
 pattern = re.compile(r"timed!\(self, Phase::\w+, ")
-while True:
-    m = pattern.search(src, i)
-    if not m:
-        out.append(src[i:])
-        break
-    out.append(src[i:m.start()])
-    # Copy the block up to its matching brace, then drop the closing ')'.
-    j = m.end()
-    assert src[j] == "{", "timed! body must be a block"
-    depth, k = 0, j
+
+def strip_once(src):
+    out, i = [], 0
     while True:
-        if src[k] == "{":
-            depth += 1
-        elif src[k] == "}":
-            depth -= 1
-            if depth == 0:
-                break
-        k += 1
-    out.append(src[j:k + 1])
-    assert src[k + 1] == ")", "timed! must close right after its block"
-    i = k + 2
-stripped = "".join(out)
-assert "timed!(" not in stripped
-open(path, "w").write(stripped)
+        m = pattern.search(src, i)
+        if not m:
+            out.append(src[i:])
+            return "".join(out)
+        out.append(src[i:m.start()])
+        # Copy the block up to its matching brace, then drop the closing ')'.
+        j = m.end()
+        assert src[j] == "{", "timed! body must be a block"
+        depth, k = 0, j
+        while True:
+            if src[k] == "{":
+                depth += 1
+            elif src[k] == "}":
+                depth -= 1
+                if depth == 0:
+                    break
+            k += 1
+        out.append(src[j:k + 1])
+        assert src[k + 1] == ")", "timed! must close right after its block"
+        i = k + 2
+
+src = open(path).read()
+# A timed region may hold another (an input inside its group's phase): the
+# outer pass copies the inner one verbatim, the next pass strips it.
+while pattern.search(src):
+    src = strip_once(src)
+open(path, "w").write(src)
 PY
 
 count() {  # dir set -> instructions spent inside the evaluation calls

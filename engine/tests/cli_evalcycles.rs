@@ -1,79 +1,166 @@
 //! `engine evalcycles`: without the `eval-time` feature it says how to get
 //! it; with the feature (`cargo test --release -p engine --features
-//! eval-time --test cli_evalcycles`) its rows sum to the measured whole.
+//! eval-time --test cli_evalcycles`) the rotating counters time every group
+//! and never report a negative cost, and the all-phases rows sum to the
+//! measured whole.
 
-use std::process::Command;
+use std::process::{Command, Output};
 
 const FEN: &str = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8";
+
+fn engine(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_engine")).args(args).output().unwrap()
+}
+
+/// Two positions (a middlegame and a rook ending) in a fresh EPD file.
+#[cfg(feature = "eval-time")]
+fn two_positions(tag: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("evalcycles-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let epd = dir.join("p.epd");
+    std::fs::write(&epd, format!("{FEN}\n8/5pk1/6p1/8/3R4/6P1/5PK1/8 b - - 0 40\n")).unwrap();
+    (dir, epd)
+}
 
 #[cfg(not(feature = "eval-time"))]
 #[test]
 fn without_the_feature_it_explains_how_to_build_it() {
-    let out = Command::new(env!("CARGO_BIN_EXE_engine")).args(["evalcycles", "--fen", FEN]).output().unwrap();
+    let out = engine(&["evalcycles", "--fen", FEN]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("--features eval-time"), "{stderr}");
 }
 
 #[cfg(feature = "eval-time")]
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = engine(args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Every group, input and phase has a cost of at least zero per evaluation.
+#[cfg(feature = "eval-time")]
+fn never_negative(v: &serde_json::Value) {
+    for list in ["groups", "inputs"] {
+        for g in v[list].as_array().unwrap() {
+            assert!(g["ticks_per_eval"].as_f64().unwrap() >= 0.0, "{g}");
+        }
+    }
+    for p in v["phases"].as_array().unwrap() {
+        assert!(p["net_ticks_per_eval"].as_f64().unwrap() >= 0.0, "{p}");
+    }
+}
+
+#[cfg(feature = "eval-time")]
 #[test]
-fn phases_and_the_rest_sum_to_the_whole() {
+fn rotating_counters_in_a_search_time_every_group() {
     for mobility in ["mailbox", "chain", "single-probe"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_engine"))
-            .args(["evalcycles", "--fen", FEN, "--depth", "6", "--mobility", mobility, "--json"])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert!(v["evals"].as_u64().unwrap() > 100);
-        let phases: u64 = v["phases"].as_array().unwrap().iter().map(|p| p["ticks"].as_u64().unwrap()).sum();
-        assert_eq!(phases + v["outside_phases"]["ticks"].as_u64().unwrap(), v["whole_ticks"].as_u64().unwrap());
+        let v = json(&["evalcycles", "--fen", FEN, "--depth", "6", "--mobility", mobility, "--json"]);
+        assert_eq!(v["counters"], "rotating");
+        let evals = v["evals"].as_u64().unwrap();
+        assert!(evals > 15 * 64 * 2, "{evals}");
+        let groups = v["groups"].as_array().unwrap();
+        assert_eq!(groups.len(), 10);
+        // One slot of fifteen per evaluation, in runs of 64, one run in
+        // four timed (the default duty): every group timed, about
+        // evals / 60 times each.
+        assert_eq!(v["duty"], 4);
+        let mut timed = 0;
+        for g in groups {
+            let n = g["timed_evals"].as_u64().unwrap();
+            assert!(n + 64 >= evals / 60 && n <= evals / 60 + 64, "{g}");
+            timed += n;
+        }
+        assert!(timed < evals, "each evaluation timed at most one group");
+        never_negative(&v);
+        assert!(v["whole"]["ticks_per_eval"].as_f64().unwrap() > 0.0);
+        let knights = groups.iter().find(|g| g["name"] == "knights").unwrap();
+        assert!(knights["ticks_per_eval"].as_f64().unwrap() > 0.0, "{knights}");
         let shares = v["lazy_percent"].as_f64().unwrap()
             + v["hash_percent"].as_f64().unwrap()
             + v["full_percent"].as_f64().unwrap();
         assert!((shares - 100.0).abs() < 1e-6, "{shares}");
-        assert!(v["counter_overhead"]["ticks_per_region"].as_u64().unwrap() > 0);
+        assert!(v["counter_overhead"]["ticks_per_region"].as_f64().unwrap() > 0.0);
+        assert!(v["counter_overhead"]["in_place"].as_bool().unwrap());
+        let inputs: Vec<&str> = v["inputs"].as_array().unwrap().iter().map(|i| i["name"].as_str().unwrap()).collect();
+        let words = if mobility == "mailbox" { vec!["clear_words"] } else { vec![] };
+        assert_eq!(inputs, [vec!["material_entry", "pawn_entry"], words].concat());
     }
     // A per-piece mix runs through the mixed profile.
-    let out = Command::new(env!("CARGO_BIN_EXE_engine"))
-        .args(["evalcycles", "--fen", FEN, "--depth", "4", "--mobility-rook", "mailbox", "--json"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json(&["evalcycles", "--fen", FEN, "--depth", "4", "--mobility-rook", "mailbox", "--json"]);
     assert_eq!(v["mobility"]["rook"], "mailbox");
     assert_eq!(v["mobility"]["bishop"], "chain");
 }
 
+#[cfg(feature = "eval-time")]
+#[test]
+fn all_phases_rows_sum_to_the_whole() {
+    let v = json(&["evalcycles", "--fen", FEN, "--depth", "6", "--counters", "all-phases", "--json"]);
+    assert_eq!(v["counters"], "all-phases");
+    let evals = v["evals"].as_u64().unwrap();
+    let phases = v["phases"].as_array().unwrap();
+    let sum: f64 = phases.iter().map(|p| p["ticks"].as_f64().unwrap()).sum();
+    let outside = v["outside_phases"]["ticks"].as_f64().unwrap();
+    let whole = v["whole_ticks"].as_f64().unwrap();
+    // Outside the phases is what the whole measured beyond them; none when
+    // an interrupted whole evaluation (left out) made the phases add up to
+    // more.
+    if outside > 0.0 {
+        assert_eq!(sum + outside, whole);
+    } else {
+        assert!(sum >= whole, "{sum} {whole}");
+    }
+    for g in v["groups"].as_array().unwrap() {
+        assert_eq!(g["timed_evals"].as_u64(), Some(evals), "every evaluation times every group");
+    }
+    never_negative(&v);
+}
+
 /// `--full-evals REPS`: every evaluation is full (no hash, no lazy exit),
-/// there are positions × REPS of them, and the rows still sum to the whole.
+/// there are positions × REPS of them, and the instrumented passes are
+/// reported beside passes with the counters off.
 #[cfg(feature = "eval-time")]
 #[test]
 fn full_evaluations_mode() {
-    let dir = std::env::temp_dir().join(format!("evalcycles-full-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let epd = dir.join("p.epd");
-    std::fs::write(&epd, format!("{FEN}\n8/5pk1/6p1/8/3R4/6P1/5PK1/8 b - - 0 40\n")).unwrap();
+    let (dir, epd) = two_positions("full");
+    let epd = epd.to_str().unwrap();
     for mobility in ["mailbox", "chain", "single-probe"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_engine"))
-            .args(["evalcycles", epd.to_str().unwrap(), "--full-evals", "7", "--mobility", mobility, "--json"])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(v["mode"], "full-evals");
-        assert_eq!(v["evals"].as_u64(), Some(14));
-        assert_eq!(v["full_percent"].as_f64(), Some(100.0));
-        let phases = v["phases"].as_array().unwrap();
-        let ticks = |name: &str| phases.iter().find(|p| p["phase"] == name).unwrap()["ticks"].as_u64().unwrap();
-        assert!(ticks("knights") > 0 && ticks("kings") > 0 && ticks("pawn_attacks") > 0);
-        let sum: u64 = phases.iter().map(|p| p["ticks"].as_u64().unwrap()).sum();
-        assert_eq!(sum + v["outside_phases"]["ticks"].as_u64().unwrap(), v["whole_ticks"].as_u64().unwrap());
+        for counters in ["rotating", "all-phases"] {
+            let v = json(&[
+                "evalcycles",
+                epd,
+                "--full-evals",
+                "150",
+                "--mobility",
+                mobility,
+                "--counters",
+                counters,
+                "--json",
+            ]);
+            assert_eq!(v["mode"], "full-evals");
+            assert_eq!(v["evals"].as_u64(), Some(300));
+            assert_eq!(v["full_percent"].as_f64(), Some(100.0));
+            let net = |name: &str| {
+                v["groups"].as_array().unwrap().iter().find(|g| g["name"] == name).unwrap()["ticks_per_eval"]
+                    .as_f64()
+                    .unwrap()
+            };
+            assert!(net("knights") > 0.0 && net("kings") > 0.0, "{counters} {mobility}");
+            never_negative(&v);
+            let i = &v["instrumented"];
+            assert_eq!(i["passes"], 150);
+            assert!(i["ticks_per_eval"].as_f64().unwrap() > 0.0);
+            let slots = i["per_slot"].as_array().unwrap();
+            assert_eq!(slots.len(), 15);
+            assert!(slots.iter().all(|s| s["ticks_per_eval"].as_f64().unwrap() > 0.0));
+            if counters == "rotating" {
+                // Each pass starts the rotation one slot later: every
+                // slot timed 20 times (300 evaluations, 15 slots).
+                assert!(v["groups"].as_array().unwrap().iter().all(|g| g["timed_evals"] == 20));
+            }
+        }
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_engine"))
-        .args(["evalcycles", epd.to_str().unwrap(), "--full-evals", "0"])
-        .output()
-        .unwrap();
+    let out = engine(&["evalcycles", epd, "--full-evals", "0"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--full-evals 0"));
     std::fs::remove_dir_all(&dir).unwrap();

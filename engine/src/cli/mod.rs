@@ -7,6 +7,7 @@ mod bench;
 mod defects;
 mod equiv;
 mod eval;
+mod evalcycles;
 mod perft;
 mod see;
 mod suite;
@@ -45,7 +46,7 @@ enum Command {
     EvalDna(eval::EvalDnaArgs),
     /// Per-term TSC ticks of the evaluations in a fixed-depth search (needs the eval-time feature).
     #[command(name = "evalcycles")]
-    EvalCycles(eval::EvalCyclesArgs),
+    EvalCycles(evalcycles::EvalCyclesArgs),
     /// Static exchange evaluation of one move.
     See(see::SeeArgs),
     /// SEE of every legal capture of every position in an EPD file.
@@ -139,7 +140,7 @@ pub fn run() -> ExitCode {
         Some(Command::Eval(a)) => eval::eval(a),
         Some(Command::EvalDiff(a)) => eval::evaldiff(a),
         Some(Command::EvalDna(a)) => eval::evaldna(a),
-        Some(Command::EvalCycles(a)) => eval::evalcycles(a),
+        Some(Command::EvalCycles(a)) => evalcycles::evalcycles(a),
         Some(Command::See(a)) => see::see_command(a),
         Some(Command::Seescores(a)) => see::seescores(a),
         Some(Command::Kingdefects(a)) => defects::kingdefects(a),

@@ -12,10 +12,17 @@
 //! in the position and never builds accumulators; the bitboard sets keep
 //! accumulators and never touch the words. Weights live in
 //! [`weights::Weights`].
+//!
+//! A third parameter, a skip mask (default 0: the whole evaluation), leaves
+//! out groups of the work ([`groups`]) for ablation measurements
+//! ([`ablation`]); the mask is a constant, so every variant is its own
+//! monomorphised code and the default evaluation has no test for it.
 
+pub mod ablation;
 pub mod attacks;
 pub mod counters;
 pub mod evaluator;
+pub mod groups;
 mod hash;
 pub(crate) mod king;
 pub(crate) mod material;
@@ -38,6 +45,7 @@ use crate::types::{Color, PieceType, Square};
 use attacks::{record_king_attacks, record_pawn_attacks, Accumulators, AttackView, WordsView};
 #[allow(unused_imports)]
 use counters::{timed, EvalCounters, Phase};
+use groups::{drops_state, drops_work, Group};
 use hash::{HashTable, Keyed};
 use king::KingInputs;
 use material::MaterialEntry;
@@ -125,7 +133,9 @@ impl Keyed for EvalEntry {
 pub const EVAL_LIMIT: i32 = 20_000;
 
 /// One evaluator: weights, hashes, the adaptive lazy margin and counters.
-pub struct Evaluation<M: MobilitySet, D: DefectCounter> {
+/// `SKIP` leaves out groups of the work ([`groups::Group::work_bit`],
+/// [`groups::Group::state_bit`]; 0: nothing, the engine's evaluation).
+pub struct Evaluation<M: MobilitySet, D: DefectCounter, const SKIP: u32 = 0> {
     set: M,
     weights: Box<Weights>,
     /// The rook mobility weights by enemy army, from `weights`.
@@ -150,6 +160,33 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
     /// An evaluation with mobility set `set`, `weights`, and the hash sizes
     /// and switches of `config`.
     pub fn new(set: M, weights: Weights, config: EvalConfig) -> Self {
+        Self::ablated(set, weights, config)
+    }
+}
+
+impl<M: MobilitySet, D: DefectCounter, const SKIP: u32> Evaluation<M, D, SKIP> {
+    /// Leaves out each group's own work per `SKIP` (see [`groups`]).
+    const DROP_HASH: bool = drops_work(SKIP, Group::Hash);
+    const DROP_MATERIAL: bool = drops_work(SKIP, Group::Material);
+    const DROP_PAWNS: bool = drops_work(SKIP, Group::Pawns);
+    const DROP_KNIGHTS: bool = drops_work(SKIP, Group::Knights);
+    const DROP_BISHOPS: bool = drops_work(SKIP, Group::Bishops);
+    const DROP_ROOKS: bool = drops_work(SKIP, Group::Rooks);
+    const DROP_QUEENS: bool = drops_work(SKIP, Group::Queens);
+    const DROP_KINGS: bool = drops_work(SKIP, Group::Kings);
+    const DROP_PASSERS: bool = drops_work(SKIP, Group::Passers);
+    /// Also leaves out the state a group builds for later ones (timing only).
+    const NO_PAWN_ATTACKS: bool = drops_state(SKIP, Group::PawnAttacks);
+    const NO_KNIGHT_ATTACKS: bool = drops_state(SKIP, Group::Knights);
+    const NO_BISHOP_ATTACKS: bool = drops_state(SKIP, Group::Bishops);
+    const NO_ROOK_ATTACKS: bool = drops_state(SKIP, Group::Rooks);
+    const NO_QUEEN_ATTACKS: bool = drops_state(SKIP, Group::Queens);
+    const NO_KING_ATTACKS: bool = drops_state(SKIP, Group::Kings);
+    const NO_RECORDS: bool = drops_state(SKIP, Group::Passers);
+
+    /// An evaluator with the groups of `SKIP` left out (see
+    /// [`ablation::Ablation`] for the variants that are measured).
+    pub fn ablated(set: M, weights: Weights, config: EvalConfig) -> Self {
         let margin = 2 * weights.lazy_margin_min;
         Evaluation {
             set,
@@ -205,14 +242,35 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
     /// Score from the side to move's view. May exit early when the score is
     /// clearly outside `(alpha, beta)`.
     #[inline]
+    #[allow(clippy::let_and_return)]
     pub fn evaluate(&mut self, pos: &mut Position, alpha: i32, beta: i32) -> i32 {
+        #[cfg(not(feature = "eval-time"))]
+        let v = self.run::<NoTrace, 0>(pos, alpha, beta, &mut NoTrace);
         #[cfg(feature = "eval-time")]
-        let t0 = crate::tsc::start();
-        let v = self.run(pos, alpha, beta, &mut NoTrace);
-        #[cfg(feature = "eval-time")]
-        {
-            self.counters.whole_ticks += crate::tsc::stop().wrapping_sub(t0);
-            self.counters.whole_calls += 1;
+        let v = self.evaluate_counted(pos, alpha, beta);
+        v
+    }
+
+    /// [`Evaluation::evaluate`] with the counters: the phases the counters
+    /// chose for this evaluation ([`counters::Timing`]) are timed, and the
+    /// whole around it when chosen. Ablation variants are never timed.
+    #[cfg(feature = "eval-time")]
+    #[inline]
+    fn evaluate_counted(&mut self, pos: &mut Position, alpha: i32, beta: i32) -> i32 {
+        if SKIP != 0 {
+            return self.run::<NoTrace, 0>(pos, alpha, beta, &mut NoTrace);
+        }
+        let timing = self.counters.begin();
+        if timing == counters::TIME_NOTHING {
+            // The copy without the counters' tests.
+            return self.run::<NoTrace, 0>(pos, alpha, beta, &mut NoTrace);
+        }
+        let whole = counters::times_whole(timing);
+        let t0 = if whole { self.counters.read_start() } else { 0 };
+        let v = self.run::<NoTrace, 1>(pos, alpha, beta, &mut NoTrace);
+        if whole {
+            let t1 = self.counters.read_stop();
+            self.counters.add_whole(t1.wrapping_sub(t0));
         }
         v
     }
@@ -221,6 +279,12 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
     #[cfg(feature = "eval-time")]
     pub fn counters(&self) -> &EvalCounters {
         &self.counters
+    }
+
+    /// The counters, to change their mode or rotation (feature `eval-time`).
+    #[cfg(feature = "eval-time")]
+    pub fn counters_mut(&mut self) -> &mut EvalCounters {
+        &mut self.counters
     }
 
     /// Zero the per-phase counters (feature `eval-time`).
@@ -234,7 +298,7 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
     pub fn trace(&mut self, pos: &mut Position) -> Trace {
         let mut t = Trace::default();
         let (stats, margin) = (self.stats, self.margin);
-        let score = self.run(pos, -i32::MAX, i32::MAX, &mut t);
+        let score = self.run::<Trace, 0>(pos, -i32::MAX, i32::MAX, &mut t);
         (self.stats, self.margin) = (stats, margin);
         t.side_to_move = score;
         t.white = score * pos.side_to_move().sign();
@@ -243,9 +307,15 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
         t
     }
 
-    fn run<T: Tracer>(&mut self, pos: &mut Position, alpha: i32, beta: i32, t: &mut T) -> i32 {
+    /// The evaluation. `TIMED` (feature `eval-time`): 0, time nothing (traces,
+    /// ablation variants, evaluations the counters leave untimed); 1, time
+    /// the phases the counters chose for the current evaluation, tested at
+    /// each phase. (A copy per choice of phases, with no tests, made the
+    /// evaluation cost twice as much even untimed: seventeen copies of it
+    /// changed what the compiler inlined.)
+    fn run<T: Tracer, const TIMED: u32>(&mut self, pos: &mut Position, alpha: i32, beta: i32, t: &mut T) -> i32 {
         let stm = pos.side_to_move();
-        if !T::ON {
+        if !T::ON && !Self::DROP_HASH {
             let hit = timed!(self, Phase::HashProbe, { self.eval_hash.probe(pos.key()).copied() });
             if let Some(e) = hit {
                 self.stats.hash_hits += 1;
@@ -267,50 +337,65 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
         // Both entries are read where they lie in their tables, not copied
         // (a pawn entry is about 150 bytes); a miss builds it in this frame.
         let (mat_missed, pawns_missed);
+        // The entries are inputs every group reads: timed on their own too.
         let mat: &MaterialEntry = timed!(self, Phase::Material, {
-            let mat = match self.material_hash.probe(MaterialEntry::table_key(pos.material_key())) {
-                Some(e) => e,
-                None => {
-                    mat_missed = material_entry_miss(&mut self.material_hash, pos, &self.weights);
-                    &mat_missed
+            let mat = timed!(self, Phase::MaterialEntry, {
+                match self.material_hash.probe(MaterialEntry::table_key(pos.material_key())) {
+                    Some(e) => e,
+                    None => {
+                        mat_missed = material_entry_miss(&mut self.material_hash, pos, &self.weights);
+                        &mat_missed
+                    }
                 }
-            };
-            for c in Color::ALL {
-                add!(Term::Material, c, mat.material[c.index()]);
+            });
+            if !Self::DROP_MATERIAL {
+                for c in Color::ALL {
+                    add!(Term::Material, c, mat.material[c.index()]);
+                }
             }
             mat
         });
         let entry: &PawnEntry = timed!(self, Phase::Pawns, {
-            let entry = match self.pawn_hash.probe(pos.pawn_key()) {
-                Some(e) => e,
-                None => {
-                    pawns_missed = pawn_entry_miss(&mut self.pawn_hash, pos, &self.weights);
-                    &pawns_missed
+            let entry = timed!(self, Phase::PawnEntry, {
+                match self.pawn_hash.probe(pos.pawn_key()) {
+                    Some(e) => e,
+                    None => {
+                        pawns_missed = pawn_entry_miss(&mut self.pawn_hash, pos, &self.weights);
+                        &pawns_missed
+                    }
                 }
-            };
-            let w = &self.weights;
-            let majors = mat.majors as usize;
-            for c in Color::ALL {
-                add!(Term::Pawns, c, entry.score[c.index()]);
-                add!(Term::DoubledPawns, c, -w.pawn_doubled[majors] * entry.doubled[c.index()] as i32);
+            });
+            if !Self::DROP_PAWNS {
+                let w = &self.weights;
+                let majors = mat.majors as usize;
+                for c in Color::ALL {
+                    add!(Term::Pawns, c, entry.score[c.index()]);
+                    add!(Term::DoubledPawns, c, -w.pawn_doubled[majors] * entry.doubled[c.index()] as i32);
+                }
             }
             entry
         });
         let w: &Weights = &self.weights;
         timed!(self, Phase::PasserRace, {
-            for c in Color::ALL {
-                add!(Term::PasserRace, c, passers::race(pos, w, entry, mat, c));
+            if !Self::DROP_PAWNS {
+                for c in Color::ALL {
+                    add!(Term::PasserRace, c, passers::race(pos, w, entry, mat, c));
+                }
             }
         });
         timed!(self, Phase::BadTrades, {
-            for c in Color::ALL {
-                add!(Term::BadTrades, c, mat.bad_trades[c.index()]);
-                add!(Term::LoneBishop, c, mat.lone_bishop_wings(pos, w, c));
+            if !Self::DROP_MATERIAL {
+                for c in Color::ALL {
+                    add!(Term::BadTrades, c, mat.bad_trades[c.index()]);
+                    add!(Term::LoneBishop, c, mat.lone_bishop_wings(pos, w, c));
+                }
             }
         });
         timed!(self, Phase::BishopPair, {
-            for c in Color::ALL {
-                add!(Term::BishopPair, c, mat.bishop_pair[c.index()]);
+            if !Self::DROP_MATERIAL {
+                for c in Color::ALL {
+                    add!(Term::BishopPair, c, mat.bishop_pair[c.index()]);
+                }
             }
         });
 
@@ -318,7 +403,7 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
         // that says exit, widen by king-safety defects and passers and test
         // again.
         let lazy_white = score[0] - score[1];
-        if !T::ON && self.config.lazy {
+        if !T::ON && !Self::DROP_HASH && self.config.lazy {
             let v = lazy_white * stm.sign();
             let margin = self.margin;
             let exit = timed!(self, Phase::Lazy, {
@@ -341,6 +426,8 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
             }
         }
         self.stats.full += 1;
+        // The cost of an empty timed region, in place (counters only).
+        timed!(self, Phase::Calibration, {});
 
         // Attack state from pawns, then the pieces in order.
         let set = self.set;
@@ -348,9 +435,13 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
         let mut acc = Accumulators::default();
         timed!(self, Phase::PawnAttacks, {
             if words {
-                pos.clear_attack_words();
+                timed!(self, Phase::ClearWords, {
+                    pos.clear_attack_words();
+                });
             }
-            record_pawn_attacks(pos, &mut acc, words, accs);
+            if !Self::NO_PAWN_ATTACKS {
+                record_pawn_attacks(pos, &mut acc, words, accs);
+            }
         });
         let inputs = MobilityInputs {
             stationary: entry.stationary,
@@ -376,20 +467,32 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
                 let c: Color = $c;
                 timed!(self, Phase::Knights, {
                     for sq in pos.bb(c, PieceType::Knight) {
-                        add!(Term::Knights, c, pieces::knight(pos, w, entry, c, sq));
-                        let m = set.knight(pos, &mut acc, &inputs, c, sq);
-                        add!(Term::KnightMobility, c, pieces::knight_mobility(w, &m));
-                        note(t, c, PieceType::Knight, sq, &m);
+                        if !Self::DROP_KNIGHTS {
+                            add!(Term::Knights, c, pieces::knight(pos, w, entry, c, sq));
+                        }
+                        if !Self::NO_KNIGHT_ATTACKS {
+                            let m = set.knight(pos, &mut acc, &inputs, c, sq);
+                            if !Self::DROP_KNIGHTS {
+                                add!(Term::KnightMobility, c, pieces::knight_mobility(w, &m));
+                                note(t, c, PieceType::Knight, sq, &m);
+                            }
+                        }
                     }
                 });
                 timed!(self, Phase::Bishops, {
                     for sq in pos.bb(c, PieceType::Bishop) {
-                        add!(Term::Bishops, c, pieces::bishop(pos, w, entry, c, sq));
-                        let m = set.bishop(pos, &mut acc, &inputs, c, sq);
-                        let (mobility, best) = pieces::bishop_mobility(w, &m);
-                        add!(Term::BishopMobility, c, mobility);
-                        add!(Term::BishopBestRay, c, best);
-                        note(t, c, PieceType::Bishop, sq, &m);
+                        if !Self::DROP_BISHOPS {
+                            add!(Term::Bishops, c, pieces::bishop(pos, w, entry, c, sq));
+                        }
+                        if !Self::NO_BISHOP_ATTACKS {
+                            let m = set.bishop(pos, &mut acc, &inputs, c, sq);
+                            if !Self::DROP_BISHOPS {
+                                let (mobility, best) = pieces::bishop_mobility(w, &m);
+                                add!(Term::BishopMobility, c, mobility);
+                                add!(Term::BishopBestRay, c, best);
+                                note(t, c, PieceType::Bishop, sq, &m);
+                            }
+                        }
                     }
                 });
             }};
@@ -408,26 +511,39 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
             each_color!(c in [Color::White, Color::Black] {
                 let scaled = self.rook_mobility.facing(mat.army[c.flip().index()]);
                 for sq in pos.bb(c, PieceType::Rook) {
-                    add!(Term::Rooks, c, pieces::rook(pos, w, entry, c, sq));
-                    let m = set.rook(pos, &mut acc, &inputs, c, sq);
-                    let (mobility, best, connected, trapped) = pieces::rook_mobility(pos, w, scaled, c, sq, &m);
-                    add!(Term::RookMobility, c, mobility);
-                    add!(Term::RookBestRay, c, best);
-                    add!(Term::RookConnected, c, connected);
-                    add!(Term::RookTrapped, c, trapped);
-                    note(t, c, PieceType::Rook, sq, &m);
+                    if !Self::DROP_ROOKS {
+                        add!(Term::Rooks, c, pieces::rook(pos, w, entry, c, sq));
+                    }
+                    if !Self::NO_ROOK_ATTACKS {
+                        let m = set.rook(pos, &mut acc, &inputs, c, sq);
+                        if !Self::DROP_ROOKS {
+                            let (mobility, best, connected, trapped) =
+                                pieces::rook_mobility(pos, w, scaled, c, sq, &m);
+                            add!(Term::RookMobility, c, mobility);
+                            add!(Term::RookBestRay, c, best);
+                            add!(Term::RookConnected, c, connected);
+                            add!(Term::RookTrapped, c, trapped);
+                            note(t, c, PieceType::Rook, sq, &m);
+                        }
+                    }
                 }
             });
         });
         timed!(self, Phase::Queens, {
             each_color!(c in [Color::White, Color::Black] {
                 for sq in pos.bb(c, PieceType::Queen) {
-                    add!(Term::Queens, c, pieces::queen(pos, w, c, sq));
-                    let m = set.queen(pos, &mut acc, &inputs, c, sq);
-                    let (mobility, ring) = pieces::queen_mobility(w, &m);
-                    add!(Term::QueenMobility, c, mobility);
-                    add!(Term::QueenKingRing, c, ring);
-                    note(t, c, PieceType::Queen, sq, &m);
+                    if !Self::DROP_QUEENS {
+                        add!(Term::Queens, c, pieces::queen(pos, w, c, sq));
+                    }
+                    if !Self::NO_QUEEN_ATTACKS {
+                        let m = set.queen(pos, &mut acc, &inputs, c, sq);
+                        if !Self::DROP_QUEENS {
+                            let (mobility, ring) = pieces::queen_mobility(w, &m);
+                            add!(Term::QueenMobility, c, mobility);
+                            add!(Term::QueenKingRing, c, ring);
+                            note(t, c, PieceType::Queen, sq, &m);
+                        }
+                    }
                 }
             });
         });
@@ -435,8 +551,16 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
         // Kings: both kings' attack bits first, then each king.
         let mut new_shelter: [Option<Shelter>; 2] = [None; 2];
         timed!(self, Phase::Kings, {
-            record_king_attacks(pos, &mut acc, words, accs);
+            if Self::NO_KING_ATTACKS {
+                // The views still need the union of the other classes.
+                attacks::finish_without_kings(&mut acc, accs);
+            } else {
+                record_king_attacks(pos, &mut acc, words, accs);
+            }
             for c in [Color::Black, Color::White] {
+                if Self::DROP_KINGS {
+                    break;
+                }
                 // The danger counter only counts with enough enemy material.
                 let enemy_army = mat.army[c.flip().index()];
                 let safety = if enemy_army >= king::DANGER_ARMY {
@@ -467,6 +591,9 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
 
         timed!(self, Phase::Passers, {
             for c in Color::ALL {
+                if Self::DROP_PASSERS {
+                    break;
+                }
                 let v = if words {
                     passers::with_attacks(pos, &WordsView, w, entry, mat, c)
                 } else {
@@ -491,7 +618,9 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
             // The search reads only the side to move's pieces en prise (what
             // the eval hash keeps); traces read every record.
             let colors: &[Color] = if T::ON { &Color::ALL } else { &[stm] };
-            if words {
+            if Self::NO_RECORDS {
+                Records::default()
+            } else if words {
                 records(pos, &WordsView, colors, zero_mobility)
             } else {
                 records(pos, &acc, colors, zero_mobility)
@@ -500,22 +629,25 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
 
         let (raw, white) = timed!(self, Phase::Scaling, {
             let raw = (score[0] - score[1]).clamp(-EVAL_LIMIT, EVAL_LIMIT);
-            (raw, mat.scale(raw))
+            (raw, if Self::DROP_MATERIAL { raw } else { mat.scale(raw) })
         });
         t.scale(white - raw);
         self.records = records;
         timed!(self, Phase::HashStore, {
-            let entry = EvalEntry {
-                check: EvalEntry::check_bits(pos.key()),
-                score: white,
-                en_prise: records.en_prise[stm.index()],
-            };
-            self.eval_hash.store(pos.key(), entry);
+            if !Self::DROP_HASH {
+                let entry = EvalEntry {
+                    check: EvalEntry::check_bits(pos.key()),
+                    score: white,
+                    en_prise: records.en_prise[stm.index()],
+                };
+                self.eval_hash.store(pos.key(), entry);
+            }
         });
-        // Adapt the lazy margin to how far full evals stray from the cheap
-        // part.
-        let stray = (white - lazy_white).abs();
-        self.margin = stray.max(self.margin - self.margin / 16).max(self.weights.lazy_margin_min);
+        if !Self::DROP_HASH {
+            // Adapt the lazy margin to how far full evals stray from the cheap part.
+            let stray = (white - lazy_white).abs();
+            self.margin = stray.max(self.margin - self.margin / 16).max(self.weights.lazy_margin_min);
+        }
         white * stm.sign()
     }
 }

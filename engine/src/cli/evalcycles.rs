@@ -1,0 +1,537 @@
+//! `engine evalcycles`: where the evaluation's time goes, from the
+//! per-group cycle counters (feature `eval-time`) over the evaluations of a
+//! fixed-depth search or of repeated full evaluations. (The ablation
+//! variants are driven by the `ablation` example, never by this binary: see
+//! [`engine::eval::ablation::ablated`].)
+
+use super::eval::MobilityArgs;
+use super::{CliError, CliResult};
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
+
+/// Counter modes on the command line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CountersArg {
+    /// Each evaluation times one group (or input, the whole, the empty pair), cycling.
+    Rotating,
+    /// Every phase in every evaluation (the counters cost several times what they measure).
+    AllPhases,
+}
+
+/// Timer reads on the command line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TimerReadsArg {
+    /// `lfence; rdtsc; lfence` and `rdtscp; lfence`: a region's latency from a drained pipeline.
+    Fenced,
+    /// A plain `rdtsc` at each end: the out-of-order core keeps running across it.
+    Plain,
+}
+
+#[derive(Args)]
+pub struct EvalCyclesArgs {
+    /// EPD file of positions; each is searched to --depth.
+    #[arg(conflicts_with = "fen", required_unless_present = "fen")]
+    file: Option<PathBuf>,
+    /// A single position instead of a file.
+    #[arg(long)]
+    fen: Option<String>,
+    #[command(flatten)]
+    mobility: MobilityArgs,
+    /// Search depth per position (the evaluations of that search are timed).
+    #[arg(long, default_value_t = 8)]
+    depth: u32,
+    /// Instead of searching, evaluate every position REPS times in full:
+    /// eval hash off, pawn hash on (warmed by one untimed pass), lazy exit
+    /// off — the configuration of boardbench's whole-evaluation arms. Each
+    /// pass is interleaved with a pass of an evaluator whose counters are
+    /// off, so the instrumented cost is reported beside it.
+    #[arg(long, value_name = "REPS")]
+    full_evals: Option<u32>,
+    /// Which regions each evaluation times.
+    #[arg(long, value_enum, default_value = "rotating")]
+    counters: CountersArg,
+    /// How the timer is read around a region.
+    #[arg(long, value_enum, default_value = "plain")]
+    timer_reads: TimerReadsArg,
+    /// Rotating mode: time one run of evaluations in N, the others run
+    /// without the counters' tests (default 4 in a search, 1 with
+    /// --full-evals).
+    #[arg(long, value_name = "N")]
+    duty: Option<u32>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `engine evalcycles`: per-group TSC ticks of the evaluations a fixed-depth
+/// search makes, with lazy/hash/full shares. Needs the `eval-time` feature.
+#[cfg(not(feature = "eval-time"))]
+pub fn evalcycles(_: EvalCyclesArgs) -> CliResult {
+    Err(CliError::input(
+        "this engine was built without the per-term counters; rebuild with \
+         `cargo build --release -p engine --features eval-time`",
+    ))
+}
+
+#[cfg(feature = "eval-time")]
+pub use counted::evalcycles;
+
+#[cfg(feature = "eval-time")]
+mod counted {
+    use super::super::{load_epd, parse_fen, print_json};
+    use super::*;
+    use engine::defects::{BitboardDefects, DefectCounter, MailboxDefects};
+    use engine::eval::counters::{CounterMode, CounterSummary, EvalCounters, Phase, Slot};
+    use engine::eval::groups::Group;
+    use engine::eval::mobility::MobilitySet;
+    use engine::eval::weights::Weights;
+    use engine::eval::MobilityKind;
+    use engine::eval::{DynamicSet, EngineEval, EvalConfig, Evaluation};
+    use engine::search::{
+        BitboardProfile, Limits, MailboxProfile, MixedProfile, Profile, Searcher, SingleProbeProfile,
+    };
+    use engine::Position;
+    use serde_json::{json, Value};
+
+    /// How the evaluations ended.
+    #[derive(Default)]
+    struct Ends {
+        lazy: u64,
+        hash: u64,
+        full: u64,
+    }
+
+    impl Ends {
+        fn of<M: MobilitySet, D: DefectCounter>(e: &Evaluation<M, D>) -> Ends {
+            let s = e.stats();
+            Ends { lazy: s.lazy, hash: s.hash_hits, full: s.full }
+        }
+        fn since(&self, before: &Ends) -> Ends {
+            Ends { lazy: self.lazy - before.lazy, hash: self.hash - before.hash, full: self.full - before.full }
+        }
+        fn percent(&self, n: u64) -> f64 {
+            100.0 * n as f64 / (self.lazy + self.hash + self.full).max(1) as f64
+        }
+    }
+
+    /// Ticks per evaluation of passes over the positions (full-evaluation
+    /// mode only): with the counters as asked, and per slot with every
+    /// evaluation timing that slot (a second evaluator). Absolute figures,
+    /// to set against the uninstrumented floor of a build without the
+    /// counters: within this build a pass without counters is no floor
+    /// (the compiler may specialise the loop for it).
+    struct Passes {
+        on: Vec<f64>,
+        slots: Vec<(Slot, Vec<f64>)>,
+    }
+
+    fn median(v: &[f64]) -> f64 {
+        let mut s = v.to_vec();
+        s.sort_by(f64::total_cmp);
+        if s.is_empty() {
+            0.0
+        } else {
+            s[s.len() / 2]
+        }
+    }
+
+    fn minimum(v: &[f64]) -> f64 {
+        v.iter().copied().fold(f64::INFINITY, f64::min)
+    }
+
+    /// Search every position with `eval` and return its counters.
+    fn search<P, M, D>(
+        eval: EngineEval<M, D>,
+        positions: &[Position],
+        depth: u32,
+        mode: CounterMode,
+        fenced: bool,
+        duty: u32,
+    ) -> (EvalCounters, Ends)
+    where
+        M: MobilitySet + Send,
+        D: DefectCounter + Send,
+        P: Profile<Eval = EngineEval<M, D>>,
+    {
+        let mut s = Searcher::<P>::with_eval(16, eval);
+        s.evaluator_mut().inner_mut().counters_mut().set_mode(mode);
+        s.evaluator_mut().inner_mut().counters_mut().set_fenced(fenced);
+        s.evaluator_mut().inner_mut().counters_mut().set_duty(duty);
+        let before = Ends::of(s.evaluator().inner());
+        for pos in positions {
+            s.clear();
+            let limits = Limits { depth: Some(depth), ..Limits::default() };
+            s.go(&mut pos.clone(), &limits, &mut |_| {});
+        }
+        let inner = s.evaluator().inner();
+        (inner.counters().clone(), Ends::of(inner).since(&before))
+    }
+
+    /// One pass over `ps`, in ticks per evaluation.
+    fn pass<M: MobilitySet, D: DefectCounter>(e: &mut Evaluation<M, D>, ps: &mut [Position]) -> f64 {
+        let window = (-engine::eval::EVAL_LIMIT - 1, engine::eval::EVAL_LIMIT + 1);
+        let t0 = engine::tsc::start();
+        for p in ps.iter_mut() {
+            std::hint::black_box(e.evaluate(p, window.0, window.1));
+        }
+        engine::tsc::stop().wrapping_sub(t0) as f64 / ps.len().max(1) as f64
+    }
+
+    /// Evaluate every position `reps` times in full (after one untimed pass
+    /// that fills the pawn hash) with the counters in `mode`, each pass
+    /// timed from outside; and, on a second evaluator, one pass per slot
+    /// timing that slot in every evaluation (what timing each slot costs an
+    /// evaluation). Returns the first evaluator's counters and the passes.
+    fn full_evals<M: MobilitySet, D: DefectCounter>(
+        set: M,
+        positions: &[Position],
+        reps: u32,
+        mode: CounterMode,
+        fenced: bool,
+        duty: u32,
+    ) -> (EvalCounters, Ends, Passes) {
+        let config = EvalConfig { eval_hash_bytes: 0, lazy: false, ..EvalConfig::default() };
+        let mut on = Evaluation::<M, D>::new(set, Weights::default(), config);
+        let mut probe = Evaluation::<M, D>::new(set, Weights::default(), config);
+        probe.counters_mut().set_fenced(fenced);
+        let (mut ps_on, mut ps_probe) = (positions.to_vec(), positions.to_vec());
+        pass(&mut on, &mut ps_on);
+        pass(&mut probe, &mut ps_probe);
+        on.counters_mut().set_mode(mode);
+        on.counters_mut().set_fenced(fenced);
+        on.counters_mut().set_duty(duty);
+        // A run of the rotation is one pass: each run's mean covers every
+        // position, and the lowest per slot is a floor.
+        on.counters_mut().set_run_length(positions.len() as u32);
+        let before = Ends::of(&on);
+        let mut p = Passes { on: Vec::new(), slots: Slot::ALL.iter().map(|&s| (s, Vec::new())).collect() };
+        for r in 0..reps {
+            // Pass r starts the rotation at slot r: every position is timed
+            // under every slot over the passes.
+            on.counters_mut().set_rotation(r as usize);
+            p.on.push(pass(&mut on, &mut ps_on));
+            for (slot, out) in p.slots.iter_mut() {
+                probe.counters_mut().set_mode(CounterMode::Fixed(*slot));
+                out.push(pass(&mut probe, &mut ps_probe));
+            }
+        }
+        (on.counters().clone(), Ends::of(&on).since(&before), p)
+    }
+
+    pub fn evalcycles(a: EvalCyclesArgs) -> CliResult {
+        if a.depth == 0 || a.depth > 30 {
+            return Err(CliError::input(format!("--depth {} is out of range (1..=30)", a.depth)));
+        }
+        if a.full_evals == Some(0) {
+            return Err(CliError::input("--full-evals 0: give at least one repetition"));
+        }
+        let positions: Vec<Position> = match (&a.file, &a.fen) {
+            (_, Some(fen)) => vec![parse_fen(fen)?],
+            (Some(f), None) => load_epd(f)?.into_iter().map(|e| e.position().clone()).collect(),
+            (None, None) => return Err(CliError::input("give an EPD file or --fen")),
+        };
+        if positions.is_empty() {
+            return Err(CliError::input("the EPD file holds no positions"));
+        }
+        let kinds = a.mobility.kinds();
+        let fenced = a.timer_reads == TimerReadsArg::Fenced;
+        let duty = a.duty.unwrap_or(if a.full_evals.is_some() { 1 } else { 4 });
+        if duty == 0 {
+            return Err(CliError::input("--duty 0: give at least 1 (every run timed)"));
+        }
+        let mode = match a.counters {
+            CountersArg::Rotating => CounterMode::Rotating,
+            CountersArg::AllPhases => CounterMode::AllPhases,
+        };
+
+        use MobilityKind::*;
+        let (c, ends, passes) = match (kinds, a.full_evals) {
+            ([Mailbox, Mailbox, Mailbox, Mailbox], Some(r)) => {
+                let (c, e, p) =
+                    full_evals::<_, MailboxDefects>(engine::eval::MailboxSet, &positions, r, mode, fenced, duty);
+                (c, e, Some(p))
+            }
+            ([Chain, Chain, Chain, Chain], Some(r)) => {
+                let (c, e, p) =
+                    full_evals::<_, BitboardDefects>(engine::eval::ChainSet, &positions, r, mode, fenced, duty);
+                (c, e, Some(p))
+            }
+            ([SingleProbe, SingleProbe, SingleProbe, SingleProbe], Some(r)) => {
+                let (c, e, p) =
+                    full_evals::<_, BitboardDefects>(engine::eval::SingleProbeSet, &positions, r, mode, fenced, duty);
+                (c, e, Some(p))
+            }
+            (mix, Some(r)) => {
+                let (c, e, p) =
+                    full_evals::<_, BitboardDefects>(DynamicSet::new(mix), &positions, r, mode, fenced, duty);
+                (c, e, Some(p))
+            }
+            ([Mailbox, Mailbox, Mailbox, Mailbox], None) => {
+                let (c, e) =
+                    search::<MailboxProfile, _, _>(Default::default(), &positions, a.depth, mode, fenced, duty);
+                (c, e, None)
+            }
+            ([Chain, Chain, Chain, Chain], None) => {
+                let (c, e) =
+                    search::<BitboardProfile, _, _>(Default::default(), &positions, a.depth, mode, fenced, duty);
+                (c, e, None)
+            }
+            ([SingleProbe, SingleProbe, SingleProbe, SingleProbe], None) => {
+                let (c, e) =
+                    search::<SingleProbeProfile, _, _>(Default::default(), &positions, a.depth, mode, fenced, duty);
+                (c, e, None)
+            }
+            (mix, None) => {
+                let e = Evaluation::<DynamicSet, BitboardDefects>::new(
+                    DynamicSet::new(mix),
+                    Weights::default(),
+                    EvalConfig::default(),
+                );
+                let (c, e) = search::<MixedProfile, _, _>(EngineEval::new(e), &positions, a.depth, mode, fenced, duty);
+                (c, e, None)
+            }
+        };
+        let s = c.summary();
+        let report = Report {
+            a: &a,
+            duty,
+            fenced,
+            kinds,
+            positions: positions.len(),
+            c: &c,
+            s: &s,
+            ends: &ends,
+            passes: passes.as_ref(),
+        };
+        if a.json {
+            print_json(&report.json());
+        } else {
+            report.print();
+        }
+        Ok(())
+    }
+
+    struct Report<'a> {
+        duty: u32,
+        fenced: bool,
+        a: &'a EvalCyclesArgs,
+        kinds: [MobilityKind; 4],
+        positions: usize,
+        c: &'a EvalCounters,
+        s: &'a CounterSummary,
+        ends: &'a Ends,
+        passes: Option<&'a Passes>,
+    }
+
+    impl Report<'_> {
+        /// The whole per evaluation: the net whole where it was timed.
+        fn whole(&self) -> f64 {
+            self.s.whole.unwrap_or(0.0)
+        }
+
+        fn share(&self, ticks: f64) -> f64 {
+            100.0 * ticks / self.whole().max(1.0)
+        }
+
+        fn json(&self) -> Value {
+            let (s, c) = (self.s, self.c);
+            let evals = s.evals.max(1) as f64;
+            let rotating = s.mode == CounterMode::Rotating;
+            let full = self.a.full_evals.is_some();
+            // Legacy per-phase rows: in rotating mode each phase's ticks and
+            // regions are scaled to every evaluation (as if each had timed
+            // it), so (ticks - calls x ticks_per_region) / evals is the net
+            // mean per evaluation in either mode (before the clamp at zero).
+            let phases: Vec<Value> = s
+                .phases
+                .iter()
+                .map(|p| {
+                    let scale = if rotating { evals } else { p.timed_evals as f64 };
+                    // Net plus this phase's own pairs: a phase that holds an
+                    // input's region leaves the input to its own row.
+                    let ticks = ((p.ticks_per_eval + p.regions_per_eval * s.pair_ticks) * scale).round();
+                    let calls = (p.regions_per_eval * scale).round();
+                    json!({"phase": p.phase.name(), "ticks": ticks, "calls": calls,
+                           "ticks_per_eval": p.raw_ticks_per_eval, "net_ticks_per_eval": p.ticks_per_eval,
+                           "ticks_per_call": if calls > 0.0 { ticks / calls } else { 0.0 },
+                           "timed_evals": p.timed_evals, "group": group_of(p.phase),
+                           "share_percent": self.share(p.ticks_per_eval)})
+                })
+                .collect();
+            let row = |name: &str, label: &str, t: &engine::eval::counters::SlotCost| {
+                json!({"name": name, "label": label, "ticks_per_eval": t.ticks_per_eval,
+                       "regions_per_eval": t.regions_per_eval, "timed_evals": t.timed_evals,
+                       "share_percent": self.share(t.ticks_per_eval),
+                       "floor_ticks_per_eval": if full { t.floor_ticks_per_eval } else { None },
+                       "floor_runs": t.floor_runs})
+            };
+            let groups: Vec<Value> =
+                Group::ALL.iter().zip(&s.groups).map(|(g, t)| row(g.name(), g.label(), t)).collect();
+            let inputs: Vec<Value> = s.inputs.iter().map(|t| row(t.slot.name(), t.slot.name(), t)).collect();
+            // Legacy whole: the raw timed whole per timed evaluation.
+            let raw_whole = if c.whole_calls > 0 { c.whole_ticks as f64 / c.whole_calls as f64 } else { 0.0 };
+            let legacy_whole_ticks = (raw_whole * evals).round();
+            let phase_ticks: f64 = phases.iter().map(|p| p["ticks"].as_f64().unwrap_or(0.0)).sum();
+            let outside = (legacy_whole_ticks - phase_ticks).max(0.0);
+            let regions: f64 = s.phases.iter().map(|p| p.regions_per_eval * p.timed_evals as f64).sum::<f64>()
+                + c.calls[Phase::Calibration as usize] as f64
+                + c.whole_calls as f64;
+            let paid = s.pair_ticks * regions / evals;
+            let unattributed = s.unattributed();
+            let instrumented = self.passes.map(|p| {
+                let slots: Vec<Value> = p
+                    .slots
+                    .iter()
+                    .map(|(slot, v)| json!({"slot": slot.name(), "ticks_per_eval": median(v), "min_ticks_per_eval": minimum(v)}))
+                    .collect();
+                json!({"ticks_per_eval": median(&p.on), "min_ticks_per_eval": minimum(&p.on), "passes": p.on.len(),
+                       "per_slot": slots})
+            });
+            json!({
+                "positions": self.positions,
+                "mode": if self.a.full_evals.is_some() { "full-evals" } else { "search" },
+                "depth": if self.a.full_evals.is_some() { Value::Null } else { json!(self.a.depth) },
+                "full_evals": self.a.full_evals, "mobility": super::super::eval::kinds_json(self.kinds),
+                "counters": s.mode.name(), "duty": self.duty,
+                "timer_reads": if self.fenced { "fenced" } else { "plain" },
+                "evals": s.evals,
+                "whole_ticks": legacy_whole_ticks, "ticks_per_eval": raw_whole,
+                "phases": phases,
+                "outside_phases": {"ticks": outside, "ticks_per_eval": outside / evals,
+                                   "share_percent": 100.0 * outside / legacy_whole_ticks.max(1.0)},
+                "counter_overhead": {"ticks_per_region": s.pair_ticks, "regions_per_eval": regions / evals,
+                                     "ticks_per_eval": paid, "share_percent": 100.0 * paid / raw_whole.max(1.0),
+                                     "in_place": s.pair_in_place, "in_place_samples": s.calibration_samples,
+                                     "loop_median_ticks": c.region_overhead},
+                "groups": groups, "inputs": inputs,
+                "whole": {"ticks_per_eval": s.whole, "timed_evals": s.whole_timed},
+                "sum_of_rows": s.sum_of_rows(),
+                "unattributed": {"ticks_per_eval": unattributed,
+                                 "share_percent": unattributed.map(|u| self.share(u))},
+                // Floors only where every run covers the same positions.
+                "floors": if full { json!({"whole": s.whole_floor, "pair": s.pair_floor,
+                                           "sum_of_rows": s.floor_sum_of_rows(),
+                                           "unattributed": s.floor_unattributed()}) } else { Value::Null },
+                "instrumented": instrumented,
+                "lazy_percent": self.ends.percent(self.ends.lazy), "hash_percent": self.ends.percent(self.ends.hash),
+                "full_percent": self.ends.percent(self.ends.full),
+            })
+        }
+
+        fn print(&self) {
+            let (s, a) = (self.s, self.a);
+            let k = self.kinds;
+            println!(
+                "{} positions, {}, mobility N {} B {} R {} Q {}: {} evaluations; counters {}",
+                self.positions,
+                match a.full_evals {
+                    Some(r) => format!("{r} full evaluations each (eval hash and lazy exit off)"),
+                    None => format!("depth {}", a.depth),
+                },
+                k[0],
+                k[1],
+                k[2],
+                k[3],
+                s.evals,
+                match s.mode {
+                    CounterMode::Rotating if self.duty > 1 => format!(
+                        "rotating (one group, input or the whole timed per evaluation, in one run of evaluations in {})",
+                        self.duty
+                    ),
+                    CounterMode::Rotating => "rotating (one group, input or the whole timed per evaluation)".into(),
+                    _ => "all phases (every phase timed in every evaluation)".into(),
+                }
+            );
+            println!(
+                "pair cost subtracted from every timed region: {:.1} ticks ({})",
+                s.pair_ticks,
+                if s.pair_in_place {
+                    format!("in place, {} samples; tight-loop median {}", s.calibration_samples, self.c.region_overhead)
+                } else {
+                    "tight-loop median: too few in-place samples".to_string()
+                }
+            );
+            // Floors only where every run covers the same positions (in a
+            // search the lowest run is merely the cheapest stretch).
+            let full = a.full_evals.is_some();
+            let show = |x: Option<f64>| x.filter(|_| full).map_or_else(|| "-".to_string(), |v| format!("{v:.1}"));
+            println!(
+                "{:<28} {:>11} {:>7} {:>9} {:>12} {:>12}",
+                "group", "ticks/eval", "share", "floor", "regions", "timed evals"
+            );
+            let line = |name: &str, t: &engine::eval::counters::SlotCost| {
+                println!(
+                    "{:<28} {:>11.1} {:>6.1}% {:>9} {:>12.2} {:>12}",
+                    name,
+                    t.ticks_per_eval,
+                    self.share(t.ticks_per_eval),
+                    show(t.floor_ticks_per_eval),
+                    t.regions_per_eval,
+                    t.timed_evals
+                );
+            };
+            for (g, t) in Group::ALL.iter().zip(&s.groups) {
+                line(g.label(), t);
+            }
+            for t in &s.inputs {
+                line(&format!("{} (input)", t.slot.name()), t);
+            }
+            println!(
+                "{:<28} {:>11.1} {:>6.1}% {:>9}",
+                "sum of rows",
+                s.sum_of_rows(),
+                self.share(s.sum_of_rows()),
+                show(s.floor_sum_of_rows())
+            );
+            match (s.whole, s.unattributed()) {
+                (Some(w), Some(u)) => {
+                    println!(
+                        "{:<28} {:>11.1} {:>6.1}% {:>9}",
+                        "unattributed (whole - rows)",
+                        u,
+                        self.share(u),
+                        show(s.floor_unattributed())
+                    );
+                    println!(
+                        "{:<28} {:>11.1} {:>6.1}% {:>9}  ({} evaluations timed whole)",
+                        "whole evaluation",
+                        w,
+                        100.0,
+                        show(s.whole_floor),
+                        s.whole_timed
+                    );
+                }
+                _ => println!("whole evaluation: never timed (too few evaluations)"),
+            }
+            if s.mode == CounterMode::Rotating && full {
+                println!(
+                    "(ticks/eval: means over the evaluations that timed each row; floor: the lowest mean of a pass \
+                     over every position timing it)"
+                );
+            }
+            if let Some(p) = self.passes {
+                println!(
+                    "instrumented: {:.0} ticks per evaluation with these counters (median of {} passes timed from \
+                     outside; fastest {:.0}): set it against the floor of a build without the counters",
+                    median(&p.on),
+                    p.on.len(),
+                    minimum(&p.on)
+                );
+                let per: Vec<String> =
+                    p.slots.iter().map(|(slot, v)| format!("{} {:.0}", slot.name(), median(v))).collect();
+                println!("an evaluation timing one slot, ticks (median pass): {}", per.join(", "));
+            }
+            println!(
+                "evaluations: lazy {:.1}%, hash {:.1}%, full {:.1}%",
+                self.ends.percent(self.ends.lazy),
+                self.ends.percent(self.ends.hash),
+                self.ends.percent(self.ends.full)
+            );
+        }
+    }
+
+    /// The group (or input) a phase is timed under.
+    fn group_of(p: Phase) -> &'static str {
+        p.slot().name()
+    }
+}
