@@ -60,7 +60,10 @@ macro_rules! ablations {
         /// The skip mask of each variant, for [`Evaluation::ablated`].
         pub mod mask {
             use super::*;
-            $(pub const $konst: u32 = skip_mask($group, $state);)+
+            $(
+                #[doc = concat!("The mask of `", $name, "`.")]
+                pub const $konst: u32 = skip_mask($group, $state);
+            )+
         }
 
         impl Ablation {
@@ -113,8 +116,10 @@ ablations! {
 }
 
 impl Ablation {
+    /// The full evaluation (nothing skipped).
     pub const FULL: Ablation = Ablation::ALL[0];
 
+    /// The variant of this name, if any.
     pub fn parse(name: &str) -> Option<Ablation> {
         Ablation::ALL.into_iter().find(|a| a.name == name)
     }

@@ -43,27 +43,47 @@ use super::groups::Group;
 /// The timed phases, in evaluation order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Phase {
+    /// The eval-hash probe.
     HashProbe,
+    /// Building or finding the material entry (an input, inside `Material`).
     MaterialEntry,
+    /// Material, from the material entry.
     Material,
+    /// Building or finding the pawn entry (an input, inside `Pawns`).
     PawnEntry,
+    /// Pawn structure from the pawn entry.
     Pawns,
+    /// The passer race when a side has a bare king.
     PasserRace,
+    /// Bad trades.
     BadTrades,
+    /// The bishop pair.
     BishopPair,
+    /// The lazy exit test and its widening by defects and passers.
     Lazy,
     /// The empty region of the in-place calibration.
     Calibration,
+    /// Clearing the attack words (mailbox set only; an input, inside `PawnAttacks`).
     ClearWords,
+    /// The attack state from pawns.
     PawnAttacks,
+    /// Knights: terms and mobility.
     Knights,
+    /// Bishops: terms and mobility.
     Bishops,
+    /// Rooks: terms and mobility.
     Rooks,
+    /// Queens: terms and mobility.
     Queens,
+    /// Kings: safety and the endgame terms.
     Kings,
+    /// Passers with full attack information.
     Passers,
+    /// The en-prise and trapped records.
     Records,
+    /// Drawish scaling.
     Scaling,
+    /// The eval-hash store.
     HashStore,
 }
 
@@ -72,15 +92,19 @@ pub enum Phase {
 /// group ([`Phase::parent`]), which reports its cost without them.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Input {
+    /// Building or finding the material entry.
     MaterialEntry,
+    /// Building or finding the pawn entry.
     PawnEntry,
     /// Clearing the attack words (mailbox set only).
     ClearWords,
 }
 
 impl Input {
+    /// Every input, in evaluation order.
     pub const ALL: [Input; 3] = [Input::MaterialEntry, Input::PawnEntry, Input::ClearWords];
 
+    /// The input's name in reports and JSON.
     pub const fn name(self) -> &'static str {
         match self {
             Input::MaterialEntry => "material_entry",
@@ -93,7 +117,9 @@ impl Input {
 /// What one evaluation of the rotating mode times.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Slot {
+    /// One of the ten groups, all of its phases.
     Group(Group),
+    /// One input alone.
     Input(Input),
     /// The whole evaluation, one pair around it.
     Whole,
@@ -105,6 +131,7 @@ pub enum Slot {
 pub const SLOTS: usize = 15;
 
 impl Slot {
+    /// Every slot, in the order the rotating mode visits them.
     pub const ALL: [Slot; SLOTS] = {
         let mut all = [Slot::Whole; SLOTS];
         let mut i = 0;
@@ -120,6 +147,7 @@ impl Slot {
         all
     };
 
+    /// The slot's index in [`Slot::ALL`].
     pub const fn index(self) -> usize {
         match self {
             Slot::Group(g) => g as usize,
@@ -129,6 +157,7 @@ impl Slot {
         }
     }
 
+    /// The slot's name in reports and JSON.
     pub const fn name(self) -> &'static str {
         match self {
             Slot::Group(g) => g.name(),
@@ -143,6 +172,7 @@ impl Slot {
 pub const PHASES: usize = 21;
 
 impl Phase {
+    /// Every phase, in evaluation order.
     pub const ALL: [Phase; PHASES] = [
         Phase::HashProbe,
         Phase::MaterialEntry,
@@ -167,6 +197,7 @@ impl Phase {
         Phase::HashStore,
     ];
 
+    /// The phase's name in reports and JSON.
     pub const fn name(self) -> &'static str {
         match self {
             Phase::HashProbe => "hash_probe",
@@ -214,6 +245,7 @@ impl Phase {
     }
 
     #[inline(always)]
+    /// The phase's bit in a mask of phases.
     pub const fn bit(self) -> u32 {
         1 << self as u32
     }
@@ -294,6 +326,7 @@ pub enum CounterMode {
 }
 
 impl CounterMode {
+    /// The mode's name on the command line and in JSON.
     pub const fn name(self) -> &'static str {
         match self {
             CounterMode::Rotating => "rotating",
@@ -308,7 +341,9 @@ impl CounterMode {
 /// ticks and regions per evaluation of that run.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct RunFloor {
+    /// Raw ticks per evaluation of that run (pairs included).
     pub raw_ticks_per_eval: f64,
+    /// Timed regions per evaluation of that run.
     pub regions_per_eval: f64,
     /// Complete, uninterrupted runs seen.
     pub runs: u64,
@@ -393,6 +428,7 @@ impl EvalCounters {
         self.region_overhead = samples[samples.len() / 2];
     }
 
+    /// The counter mode in force.
     pub fn mode(&self) -> CounterMode {
         self.mode
     }
@@ -565,6 +601,7 @@ impl EvalCounters {
     }
 
     #[inline(always)]
+    /// Add `ticks` of one timed region of `phase`.
     pub fn add(&mut self, phase: Phase, ticks: u64) {
         if ticks > OUTLIER_TICKS || (phase == Phase::Calibration && ticks > CALIBRATION_OUTLIER_TICKS) {
             self.discarded[phase as usize] += 1;
@@ -580,6 +617,7 @@ impl EvalCounters {
     }
 
     #[inline(always)]
+    /// Add `ticks` of one evaluation timed whole.
     pub fn add_whole(&mut self, ticks: u64) {
         if ticks > OUTLIER_TICKS {
             self.whole_discarded += 1;
@@ -659,6 +697,7 @@ fn plain_read() -> u64 {
 /// One phase's mean cost.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PhaseCost {
+    /// The phase.
     pub phase: Phase,
     /// Ticks per evaluation that timed the phase's slot, pairs subtracted,
     /// never below zero.
@@ -674,9 +713,13 @@ pub struct PhaseCost {
 /// A slot's mean cost: the sum of its phases.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SlotCost {
+    /// The slot.
     pub slot: Slot,
+    /// Ticks per evaluation that timed the slot, pairs subtracted, never below zero.
     pub ticks_per_eval: f64,
+    /// Timed regions per evaluation that timed the slot.
     pub regions_per_eval: f64,
+    /// Evaluations that timed the slot.
     pub timed_evals: u64,
     /// The lowest run mean, pairs (and inputs timed inside it) subtracted,
     /// never below zero (rotating mode, complete runs only).
@@ -689,12 +732,15 @@ pub struct SlotCost {
 /// cost subtracted.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CounterSummary {
+    /// The mode the counters ran in.
     pub mode: CounterMode,
+    /// Evaluations counted.
     pub evals: u64,
     /// Ticks subtracted per timed region.
     pub pair_ticks: f64,
     /// Whether `pair_ticks` is the in-place mean (else the loop median).
     pub pair_in_place: bool,
+    /// In-place calibration regions behind `pair_ticks`.
     pub calibration_samples: u64,
     /// Every phase but the calibration, in evaluation order; a phase that
     /// holds an input's region ([`Phase::parent`]) without it.
@@ -716,6 +762,7 @@ pub struct CounterSummary {
 }
 
 impl CounterSummary {
+    /// The summary of `c`'s counts.
     pub fn of(c: &EvalCounters) -> CounterSummary {
         let cal = Phase::Calibration as usize;
         let samples = c.calls[cal];

@@ -51,19 +51,30 @@ use super::trace::Term;
 /// A group of the evaluation's work, in evaluation order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Group {
+    /// The eval-hash probe and store.
     Hash,
+    /// Material, bad trades, the bishop pair and scaling.
     Material,
+    /// Pawn structure and the passer race.
     Pawns,
+    /// The attack state from pawns (and, mailbox, clearing the words).
     PawnAttacks,
+    /// Knights.
     Knights,
+    /// Bishops.
     Bishops,
+    /// Rooks.
     Rooks,
+    /// Queens.
     Queens,
+    /// Kings.
     Kings,
+    /// Passers and the en-prise and trapped records.
     Passers,
 }
 
 impl Group {
+    /// Every group, in evaluation order.
     pub const ALL: [Group; 10] = [
         Group::Hash,
         Group::Material,
@@ -109,6 +120,7 @@ impl Group {
         }
     }
 
+    /// The group of this name (`Group::name`), if any.
     pub fn parse(s: &str) -> Option<Group> {
         Group::ALL.into_iter().find(|g| g.name() == s)
     }
