@@ -2,7 +2,7 @@
 //! stderr and a non-zero exit (never a panic), and `--quick` runs the whole
 //! suite and leaves a readable JSON report and the plots (the CI smoke run).
 
-use boardbench::suite::report::read_report;
+use boardbench::suite::report::{read_report, RowKind};
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -152,7 +152,9 @@ fn quick_run_writes_json_and_plots() {
             // printed) by every run and by known_difference.rs.
             assert!((c.ratio.estimate / c.expected - 1.0).abs() < 0.30, "{} {c:?}", b.name);
         }
-        let terms = if b.name == "evalcycles" { 6 } else { 0 };
+        // evalcycles: per bucket the attribution's stacked bars, and the
+        // groups against men.
+        let terms = if b.name == "evalcycles" { 8 } else { 0 };
         assert_eq!(b.plots.len(), 4 + terms, "{}: {:?}", b.name, b.plots);
         for p in &b.plots {
             assert!(Path::new(p).is_relative(), "{p}");
@@ -161,15 +163,26 @@ fn quick_run_writes_json_and_plots() {
         }
         assert!(b.plots.iter().any(|p| Path::new(p).extension().is_some_and(|e| e == "png")));
     }
-    // The per-term breakdown: every bucket × implementation, groups summing
-    // to the counted whole.
+    // The attribution: every bucket × implementation, every group a row,
+    // the ablation's rows and remainder adding up to its full floor, the
+    // counters' rows never below zero.
     let eval = report.benchmarks.iter().find(|b| b.name == "evalcycles").unwrap();
-    assert_eq!(eval.terms.len(), 9);
-    for t in &eval.terms {
-        let sum: f64 = t.groups.iter().map(|g| g.ticks).sum();
-        assert!((sum / t.whole - 1.0).abs() < 1e-9, "{t:?}");
-        assert!(t.groups.iter().any(|g| g.term == "rooks" && g.ticks > 0.0), "{t:?}");
+    let a = eval.attribution.as_ref().expect("an attribution");
+    assert_eq!(a.tables.len(), 9);
+    for t in &a.tables {
+        for g in engine::eval::groups::Group::ALL {
+            let row = t.rows.iter().find(|r| r.row == g.name()).unwrap_or_else(|| panic!("{g} in {t:?}"));
+            assert!(row.ablation.is_some() && row.counter.is_some(), "{t:?}");
+        }
+        let full = t.whole.ablation_floor.unwrap();
+        let sum: f64 = t.rows.iter().filter_map(|r| r.ablation).map(|c| c.value).sum();
+        assert!((sum / full - 1.0).abs() < 1e-9, "{t:?}");
+        for r in t.rows.iter().filter(|r| r.kind != RowKind::Unattributed) {
+            assert!(r.counter.is_none_or(|c| c >= 0.0), "{t:?}");
+        }
+        assert_eq!(t.rows.last().unwrap().kind, RowKind::Unattributed);
     }
+    assert_eq!(a.ladder.len(), 30, "ten groups × three implementations");
 }
 
 /// Output into a pipe whose reader is gone (`boardbench list | true`, a

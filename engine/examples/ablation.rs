@@ -8,6 +8,12 @@
 //!   evaluate every position of FILE N times in full with one variant,
 //!   inside `evaluate_passes` (what `scripts/eval-instructions.sh` has
 //!   callgrind collect), after an untimed warm-up pass.
+//! * `ablation passes FILE... [--mobility M]... [--reps N]`: for every
+//!   file, mobility and variant in turn (a fresh evaluator each), one
+//!   untimed warm-up pass and `evaluate_passes`; one JSON object listing
+//!   the runs in order. Under callgrind with
+//!   `--dump-after='*evaluate_passes*'` each run's count is its own dump, so
+//!   one process counts every variant (boardbench evalcycles does this).
 //! * `ablation compare FILE [--mobility M] [--rounds R] [--json]`: a quick
 //!   in-process look: each variant against the full evaluation, the two
 //!   evaluating the same positions in interleaved passes (ABBA), each pass
@@ -73,6 +79,17 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Every variant on every file and mobility, one `evaluate_passes` each,
+    /// in order (file, mobility, variant); JSON on stdout.
+    Passes {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Mobility implementations (default: all three).
+        #[arg(long, value_enum)]
+        mobility: Vec<MobilityArg>,
+        #[arg(long, default_value_t = 1)]
+        reps: u32,
+    },
     /// Floor and median of passes of the full evaluation alone (built with
     /// `--features eval-time`: with the counters in their default mode, or
     /// off with --counters-off).
@@ -124,6 +141,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Command::Run { file, mobility, variant, reps, json } => run(&file, mobility.into(), &variant, reps, json),
+        Command::Passes { files, mobility, reps } => passes(&files, &mobility, reps),
         Command::Floor { file, mobility, rounds, counters_off, duty, json } => {
             floor(&file, mobility.into(), rounds, counters_off, duty, json)
         }
@@ -192,6 +210,32 @@ fn run(file: &Path, kind: MobilityKind, variant: &str, reps: u32, as_json: bool)
     } else {
         println!("{} ({kind}): {evals} evaluations of {} positions, checksum {checksum}", variant.name, ps.len());
     }
+    Ok(())
+}
+
+fn passes(files: &[PathBuf], mobility: &[MobilityArg], reps: u32) -> Result<(), String> {
+    if reps == 0 {
+        return Err("--reps 0: give at least one repetition".into());
+    }
+    let kinds: Vec<MobilityKind> =
+        if mobility.is_empty() { MobilityKind::ALL.to_vec() } else { mobility.iter().map(|&m| m.into()).collect() };
+    // Every file read before anything runs: a bad one fails at once.
+    let sets = files.iter().map(|f| positions(f)).collect::<Result<Vec<_>, _>>()?;
+    let mut runs = Vec::new();
+    for (file, set) in files.iter().zip(&sets) {
+        for &kind in &kinds {
+            for variant in Ablation::ALL {
+                let mut ps = set.clone();
+                let mut e = ablated(kind, variant, Weights::default(), full_eval_config());
+                warm_up(e.as_mut(), &mut ps);
+                let checksum = evaluate_passes(e.as_mut(), &mut ps, reps);
+                runs.push(json!({"file": file.display().to_string(), "mobility": kind.name(),
+                                 "variant": variant.name, "positions": ps.len(),
+                                 "evals": ps.len() as u64 * u64::from(reps), "checksum": checksum}));
+            }
+        }
+    }
+    println!("{}", json!({"reps": reps, "runs": runs}));
     Ok(())
 }
 

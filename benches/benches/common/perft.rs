@@ -334,7 +334,7 @@ fn run(ctx: &Context, bulk: bool) -> Result<BenchReport, String> {
         correlations: Vec::new(),
         controls,
         plots: Vec::new(),
-        terms: Vec::new(),
+        attribution: None,
         precision: None,
     })
 }

@@ -279,7 +279,7 @@ pub fn build_report<I>(
         correlations,
         controls,
         plots: Vec::new(),
-        terms: Vec::new(),
+        attribution: None,
         precision: None,
     }
 }

@@ -7,7 +7,7 @@
 //! is needed. [`plots_for`] draws a benchmark's report.
 
 use crate::measure::runner::Role;
-use crate::suite::report::BenchReport;
+use crate::suite::report::{BenchReport, EvalAttribution, RowKind};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -320,6 +320,323 @@ pub fn stacked_terms(
     both(stem, |r| stacked(r, title, y_label, bars), |r| stacked(r, title, y_label, bars))
 }
 
+/// One segment of a stacked bar: a share of the bar drawn in its legend
+/// entry's colour, lighter when `light`. A negative segment is drawn below
+/// zero.
+#[derive(Clone, Debug)]
+pub struct Segment {
+    /// Index of its [`Key`].
+    pub key: usize,
+    pub light: bool,
+    pub value: f64,
+}
+
+/// A stacked bar: two lines of label (e.g. implementation, source) and its
+/// segments, bottom to top.
+#[derive(Clone, Debug)]
+pub struct StackedBar {
+    pub label: [String; 2],
+    pub segments: Vec<Segment>,
+}
+
+/// A legend entry of stacked bars; `outlined` entries (a remainder) are
+/// drawn with a black border, so they never pass for a part.
+#[derive(Clone, Debug)]
+pub struct Key {
+    pub name: String,
+    pub colour: RGBColor,
+    pub outlined: bool,
+}
+
+/// Panels of stacked bars side by side (each its own y axis and label),
+/// one legend, and lines of notes under it.
+pub struct StackedPanels<'a> {
+    pub title: &'a str,
+    pub panels: &'a [(String, Vec<StackedBar>)],
+    pub keys: &'a [Key],
+    pub notes: &'a [String],
+}
+
+/// Width of the legend column of [`stacked_panels`], in pixels.
+const LEGEND_WIDTH: u32 = 230;
+
+fn stacked_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    y_label: &str,
+    bars: &[StackedBar],
+    keys: &[Key],
+) -> DrawResult<DB> {
+    let n = bars.len().max(1) as f64;
+    let (mut lo, mut hi) = (0.0f64, 0.0f64);
+    for b in bars {
+        let up: f64 = b.segments.iter().map(|s| s.value.max(0.0)).sum();
+        let down: f64 = b.segments.iter().map(|s| s.value.min(0.0)).sum();
+        (lo, hi) = (lo.min(down), hi.max(up));
+    }
+    let ymin = if lo < 0.0 { lo * 1.12 } else { 0.0 };
+    let mut chart = ChartBuilder::on(area)
+        .margin(10)
+        .x_label_area_size(52)
+        .y_label_area_size(72)
+        .build_cartesian_2d(0.0..n, ymin..upper(hi))?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(0)
+        .y_desc(y_label)
+        .label_style((FAMILY, 14))
+        .axis_desc_style((FAMILY, 16))
+        .draw()?;
+    for (i, b) in bars.iter().enumerate() {
+        let (left, right) = (i as f64 + 0.15, i as f64 + 0.85);
+        let (mut up, mut down) = (0.0, 0.0);
+        for s in &b.segments {
+            let key = &keys[s.key];
+            let (y0, y1) = if s.value >= 0.0 {
+                up += s.value;
+                (up - s.value, up)
+            } else {
+                down += s.value;
+                (down, down - s.value)
+            };
+            let fill = if s.light { key.colour.mix(0.4).filled() } else { key.colour.filled() };
+            chart.draw_series([Rectangle::new([(left, y0), (right, y1)], fill)])?;
+            if key.outlined {
+                chart.draw_series([Rectangle::new([(left, y0), (right, y1)], BLACK.stroke_width(2))])?;
+            }
+        }
+        let base = area.get_base_pixel();
+        let (x, y) = chart.backend_coord(&(i as f64 + 0.5, ymin));
+        let style = TextStyle::from((FAMILY, 15).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
+        area.draw_text(&b.label[0], &style, (x - base.0, y - base.1 + 8))?;
+        area.draw_text(&b.label[1], &style, (x - base.0, y - base.1 + 26))?;
+    }
+    if ymin < 0.0 {
+        chart.draw_series([PathElement::new(vec![(0.0, 0.0), (n, 0.0)], BLACK.stroke_width(1))])?;
+    }
+    Ok(())
+}
+
+fn stacked_panels_draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, p: &StackedPanels) -> DrawResult<DB> {
+    root.fill(&WHITE)?;
+    let root = root.titled(p.title, (FAMILY, 22))?;
+    let (w, _) = root.dim_in_pixel();
+    let (plots, legend) = root.split_horizontally(w.saturating_sub(LEGEND_WIDTH) as i32);
+    let total: usize = p.panels.iter().map(|(_, b)| b.len().max(1)).sum::<usize>().max(1);
+    let width = plots.dim_in_pixel().0 as usize;
+    let mut rest = plots;
+    for (i, (y_label, bars)) in p.panels.iter().enumerate() {
+        let area = if i + 1 < p.panels.len() {
+            let (this, next) = rest.split_horizontally((width * bars.len().max(1) / total) as i32);
+            rest = next;
+            this
+        } else {
+            rest.clone()
+        };
+        stacked_panel(&area, y_label, bars, p.keys)?;
+    }
+    let text = TextStyle::from((FAMILY, 14).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+    let mut y = 40;
+    for k in p.keys {
+        legend.draw(&Rectangle::new([(8, y - 7), (22, y + 7)], k.colour.filled()))?;
+        if k.outlined {
+            legend.draw(&Rectangle::new([(8, y - 7), (22, y + 7)], BLACK.stroke_width(2)))?;
+        }
+        legend.draw_text(&k.name, &text, (30, y))?;
+        y += 21;
+    }
+    y += 8;
+    let small = TextStyle::from((FAMILY, 13).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+    for line in p.notes {
+        legend.draw_text(line, &small, (8, y))?;
+        y += 17;
+    }
+    Ok(())
+}
+
+/// Panels of stacked bars (one y axis each, e.g. ticks and instructions)
+/// with one legend: the evaluation's cost by group, per implementation
+/// and source.
+pub fn stacked_panels(stem: &Path, p: &StackedPanels) -> Result<Vec<PathBuf>, String> {
+    both(stem, |r| stacked_panels_draw(r, p), |r| stacked_panels_draw(r, p))
+}
+
+fn small_multiples<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    title: &str,
+    y_label: &str,
+    panels: &[(String, Vec<Series>)],
+) -> DrawResult<DB> {
+    root.fill(&WHITE)?;
+    let root = root.titled(title, (FAMILY, 22))?;
+    let (_, h) = root.dim_in_pixel();
+    let (body, strip) = root.split_vertically(h.saturating_sub(30) as i32);
+    let cols = panels.len().div_ceil(2).max(1);
+    for (area, (name, series)) in body.split_evenly((2, cols)).iter().zip(panels) {
+        let points = series.iter().flat_map(|s| s.points.iter());
+        let (lo, hi) = points.fold((0.0f64, 0.0f64), |(lo, hi), p| (lo.min(p.1), hi.max(p.1)));
+        let ymin = if lo < 0.0 { lo * 1.12 } else { 0.0 };
+        let mut chart = ChartBuilder::on(area)
+            .caption(name, (FAMILY, 15))
+            .margin(6)
+            .x_label_area_size(22)
+            .y_label_area_size(38)
+            .build_cartesian_2d(2.0..33.0, ymin..upper(hi))?;
+        chart.configure_mesh().label_style((FAMILY, 11)).x_labels(6).y_labels(5).draw()?;
+        for (i, s) in series.iter().enumerate() {
+            let c = colour(i);
+            chart.draw_series(LineSeries::new(s.points.iter().copied(), c.stroke_width(2)))?;
+        }
+    }
+    let text = TextStyle::from((FAMILY, 15).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+    let mut x = 10;
+    if let Some((_, series)) = panels.first() {
+        for (i, s) in series.iter().enumerate() {
+            strip.draw(&PathElement::new(vec![(x, 15), (x + 22, 15)], colour(i).stroke_width(3)))?;
+            strip.draw_text(&s.name, &text, (x + 28, 15))?;
+            x += 40 + 9 * s.name.len() as i32;
+        }
+    }
+    strip.draw_text(&format!("x: men on the board; y: {y_label}"), &text, (x + 20, 15))?;
+    Ok(())
+}
+
+/// Small multiples: one panel per named quantity (e.g. each group's cost),
+/// cost against men on the board, one line per series in every panel.
+pub fn cost_vs_men_panels(
+    stem: &Path,
+    title: &str,
+    y_label: &str,
+    panels: &[(String, Vec<Series>)],
+) -> Result<Vec<PathBuf>, String> {
+    both(stem, |r| small_multiples(r, title, y_label, panels), |r| small_multiples(r, title, y_label, panels))
+}
+
+/// Colours of the attribution's rows: the ten groups, then the inputs.
+const ROW_COLOURS: [RGBColor; 13] = [
+    RGBColor(0x1f, 0x77, 0xb4),
+    RGBColor(0xff, 0x7f, 0x0e),
+    RGBColor(0x2c, 0xa0, 0x2c),
+    RGBColor(0xd6, 0x27, 0x28),
+    RGBColor(0x94, 0x67, 0xbd),
+    RGBColor(0x8c, 0x56, 0x4b),
+    RGBColor(0xe3, 0x77, 0xc2),
+    RGBColor(0xbc, 0xbd, 0x22),
+    RGBColor(0x17, 0xbe, 0xcf),
+    RGBColor(0x39, 0x3b, 0x79),
+    RGBColor(0xe7, 0xcb, 0x94),
+    RGBColor(0x9c, 0x9e, 0xde),
+    RGBColor(0x63, 0x79, 0x39),
+];
+
+/// Colour of the unattributed remainder (drawn outlined).
+const REMAINDER: RGBColor = RGBColor(0xb0, 0xb0, 0xb0);
+
+/// evalcycles' attribution, drawn: per bucket the cost of a whole
+/// evaluation by group, per implementation, in ticks (ablation, counters)
+/// and in instructions, the unattributed remainder as its own outlined
+/// segment (below zero when negative); and each group's ablation cost
+/// against men on the board, one line per implementation.
+fn attribution_plots(name: &str, a: &EvalAttribution, dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut rows: Vec<(&str, &str, RowKind)> = Vec::new();
+    for r in a.tables.iter().flat_map(|t| &t.rows) {
+        if !rows.iter().any(|(n, _, _)| *n == r.row) {
+            rows.push((&r.row, &r.label, r.kind));
+        }
+    }
+    // Groups and inputs first, the remainder last, in the tables' order.
+    rows.sort_by_key(|r| r.2 == RowKind::Unattributed);
+    let mut parts = 0;
+    let keys: Vec<Key> = rows
+        .iter()
+        .map(|&(_, label, kind)| match kind {
+            RowKind::Unattributed => Key { name: label.to_string(), colour: REMAINDER, outlined: true },
+            _ => {
+                parts += 1;
+                Key { name: label.to_string(), colour: ROW_COLOURS[(parts - 1) % ROW_COLOURS.len()], outlined: false }
+            }
+        })
+        .collect();
+    let key = |row: &str| rows.iter().position(|r| r.0 == row).expect("every row has a key");
+    let mut files = Vec::new();
+    let mut buckets: Vec<&str> = a.tables.iter().map(|t| t.bucket.as_str()).collect();
+    buckets.dedup();
+    for bucket in buckets {
+        let (mut ticks, mut instructions) = (Vec::new(), Vec::new());
+        for t in a.tables.iter().filter(|t| t.bucket == bucket) {
+            let seg =
+                |row: &str, light: bool, value: Option<f64>| value.map(|value| Segment { key: key(row), light, value });
+            let ablation: Vec<Segment> = t
+                .rows
+                .iter()
+                .flat_map(|r| match r.kind {
+                    RowKind::Group => vec![
+                        seg(&r.row, false, r.ablation_work.map(|c| c.value)),
+                        seg(&r.row, true, r.ablation_state.map(|c| c.value)),
+                    ],
+                    _ => vec![seg(&r.row, false, r.ablation.map(|c| c.value))],
+                })
+                .flatten()
+                .collect();
+            let counters: Vec<Segment> = t.rows.iter().filter_map(|r| seg(&r.row, false, r.counter)).collect();
+            let counted: Vec<Segment> = t.rows.iter().filter_map(|r| seg(&r.row, false, r.instructions)).collect();
+            let bar = |source: &str, segments: Vec<Segment>| {
+                (!segments.is_empty()).then(|| StackedBar { label: [t.arm.clone(), source.to_string()], segments })
+            };
+            ticks.extend(bar("ablation", ablation));
+            ticks.extend(bar("counters", counters));
+            instructions.extend(bar("", counted));
+        }
+        let mut panels = vec![("ticks per evaluation".to_string(), ticks)];
+        if !instructions.is_empty() {
+            panels.push(("instructions per evaluation (callgrind)".to_string(), instructions));
+        }
+        let notes: Vec<String> = [
+            "ablation: full - without G,",
+            "  lighter: the state G builds",
+            "  for later groups;",
+            "counters: rotating, one group",
+            "  timed per evaluation, the",
+            "  pair's cost subtracted;",
+            "inputs: counters only (in the",
+            "  ablation and instructions",
+            "  they are unattributed);",
+            "unattributed: whole - rows,",
+            "  below zero when negative",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let title = format!("{name}: where a whole evaluation goes, {bucket}");
+        files.extend(stacked_panels(
+            &dir.join(format!("{name}-terms-{bucket}")),
+            &StackedPanels { title: &title, panels: &panels, keys: &keys, notes: &notes },
+        )?);
+    }
+    if !a.ladder.is_empty() {
+        let mut panels: Vec<(String, Vec<Series>)> = Vec::new();
+        for l in &a.ladder {
+            let series = Series {
+                name: l.arm.clone(),
+                points: l.points.iter().map(|p| (p[0], p[1])).collect(),
+                fit: None,
+                r: None,
+            };
+            match panels.iter_mut().find(|(g, _)| *g == l.label) {
+                Some((_, list)) => list.push(series),
+                None => panels.push((l.label.clone(), vec![series])),
+            }
+        }
+        files.extend(cost_vs_men_panels(
+            &dir.join(format!("{name}-groups-men")),
+            &format!("{name}: each group's cost (ablation, floor(full) - floor(without it)) against men"),
+            "ticks per evaluation",
+            &panels,
+        )?);
+    }
+    Ok(files)
+}
+
 /// Every plot of a benchmark's report, written under `dir`: cost against
 /// men on the board (its ladder), floors per bucket, and per-term stacked
 /// bars (evalcycles) for each bucket. Baseline and candidate arms only.
@@ -378,22 +695,8 @@ pub fn plots_for(b: &BenchReport, dir: &Path) -> Result<Vec<PathBuf>, String> {
             &bars,
         )?);
     }
-    // Per-term stacked bars (evalcycles), one plot per bucket.
-    let mut buckets: Vec<&str> = b.terms.iter().map(|t| t.bucket.as_str()).collect();
-    buckets.dedup();
-    for bucket in buckets {
-        let bars: Vec<(String, Vec<(String, f64)>)> = b
-            .terms
-            .iter()
-            .filter(|t| t.bucket == bucket)
-            .map(|t| (t.arm.clone(), t.groups.iter().map(|g| (g.term.clone(), g.ticks)).collect()))
-            .collect();
-        files.extend(stacked_terms(
-            &dir.join(format!("{}-terms-{bucket}", b.name)),
-            &format!("{}: ticks per evaluation by term, {bucket} (eval-time build)", b.name),
-            "ticks per evaluation",
-            &bars,
-        )?);
+    if let Some(a) = &b.attribution {
+        files.extend(attribution_plots(&b.name, a, dir)?);
     }
     Ok(files)
 }

@@ -101,10 +101,11 @@ pub struct BenchReport {
     pub controls: Vec<ControlCheck>,
     /// Plot files written for this benchmark, relative to the JSON's directory.
     pub plots: Vec<String>,
-    /// Per-term breakdown (evalcycles: from the engine's `eval-time`
-    /// counters, in a separate build), per bucket and implementation.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub terms: Vec<TermBreakdown>,
+    /// evalcycles: the whole evaluation's cost attributed to its groups
+    /// three ways (ablation, counters, instructions), per bucket and
+    /// implementation, and per group against men on the board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribution: Option<EvalAttribution>,
     /// How a precision-planned benchmark ended (absent with a fixed plan).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub precision: Option<PrecisionOutcome>,
@@ -140,31 +141,119 @@ impl PrecisionOutcome {
     }
 }
 
-/// Where one implementation's evaluations spend their ticks on one bucket,
-/// measured by the per-phase counters of an `eval-time` build of the engine.
+/// Where a whole evaluation's cost goes (evalcycles), attributed to the
+/// evaluation's groups three ways side by side:
+///
+/// * ablation: floor(full) - floor(full without the group), both timed
+///   interleaved by boardbench's runner on the same positions, with a 95%
+///   interval;
+/// * counters: the eval-time build's rotating counters (one group timed per
+///   evaluation, the start/stop pair's calibrated cost subtracted);
+/// * instructions: the ablation again under callgrind (deterministic).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct TermBreakdown {
-    pub bucket: String,
-    pub arm: String,
-    /// Evaluations timed.
-    pub evals: u64,
-    /// Ticks per evaluation of the whole evaluation (counters included).
-    pub whole: f64,
-    /// Ticks per evaluation per phase, in evaluation order, then the ticks
-    /// outside every phase (glue and timer reads): they sum to `whole`.
-    pub phases: Vec<TermCost>,
-    /// The same ticks in the groups the stacked-bar plot shows.
-    pub groups: Vec<TermCost>,
-    /// Ticks per evaluation that the counters' own timer reads cost
-    /// (calibrated empty region × regions per evaluation), inside `whole`.
-    pub counter_overhead: f64,
+pub struct EvalAttribution {
+    /// One per density bucket × mobility implementation.
+    pub tables: Vec<AttributionTable>,
+    /// Ablation cost of each group against men on the board, per
+    /// implementation (floors per ladder rung, no intervals).
+    pub ladder: Vec<GroupLadder>,
+    /// How each source was measured, or why one is missing.
+    pub notes: Vec<String>,
 }
 
-/// Ticks per evaluation of one named term.
+/// The attribution of one implementation's evaluation on one bucket.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct TermCost {
-    pub term: String,
-    pub ticks: f64,
+pub struct AttributionTable {
+    pub bucket: String,
+    /// The mobility implementation (`mailbox`, `chain`, `single-probe`).
+    pub arm: String,
+    pub positions: usize,
+    pub whole: WholeEvaluation,
+    /// The ten groups in evaluation order, then the inputs the counters
+    /// time on their own (in the ablation and instruction columns they lie
+    /// in the unattributed row), then the unattributed row.
+    pub rows: Vec<AttributionRow>,
+}
+
+/// Figures of the whole evaluation behind one [`AttributionTable`].
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct WholeEvaluation {
+    /// Floor of the full evaluation in the ablation runs (ticks per
+    /// evaluation; the median over the runs, one per group).
+    pub ablation_floor: Option<f64>,
+    /// Floor of the engine's evaluation in the whole-evaluation arms (the
+    /// uninstrumented floor).
+    pub uninstrumented_floor: Option<f64>,
+    /// Floor (10th percentile of passes) of the eval-time build's
+    /// evaluation with the rotating counters on, in every evaluation.
+    pub instrumented_floor: Option<f64>,
+    /// `instrumented_floor / uninstrumented_floor`.
+    pub instrumented_ratio: Option<f64>,
+    /// The counters' whole evaluation (timed whole, its pair subtracted).
+    pub counter_whole: Option<f64>,
+    /// Ticks subtracted from every timed region (the pair's calibrated cost).
+    pub counter_pair_ticks: Option<f64>,
+    /// Instructions per evaluation of the full evaluation (callgrind).
+    pub instructions: Option<f64>,
+}
+
+/// What a row of an [`AttributionTable`] stands for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RowKind {
+    /// One of the evaluation's ten groups.
+    Group,
+    /// An input every group reads (material entry, pawn entry, clearing the
+    /// attack words): timed by the counters, left out by no variant.
+    Input,
+    /// The whole minus the sum of the rows above (signed).
+    Unattributed,
+}
+
+/// A cost with its 95% interval.
+#[derive(Copy, Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Cost {
+    pub value: f64,
+    pub interval: [f64; 2],
+}
+
+/// One row: a group's (or input's, or the remainder's) cost per evaluation
+/// by each source; absent where a source has no such row or did not run.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AttributionRow {
+    /// Group name (`knights`), input name (`pawn_entry`) or `unattributed`.
+    pub row: String,
+    pub label: String,
+    pub kind: RowKind,
+    /// Ablation ticks of the group's own work: floor(full) - floor(without G).
+    pub ablation_work: Option<Cost>,
+    /// Ablation ticks of the state the group builds for later groups:
+    /// floor(without G) - floor(without G and its state).
+    pub ablation_state: Option<Cost>,
+    /// Work plus state: the group's whole cost (the unattributed row: the
+    /// remainder). Its interval combines the parts' (see the module docs of
+    /// evalcycles' attribution).
+    pub ablation: Option<Cost>,
+    /// Counter ticks (rotating mode, pair cost subtracted, mean over the
+    /// evaluations that timed the row; never below zero but in the
+    /// unattributed row).
+    pub counter: Option<f64>,
+    /// Counter ticks: the lowest mean of a pass over every position.
+    pub counter_floor: Option<f64>,
+    /// Instructions (callgrind), work plus state.
+    pub instructions: Option<f64>,
+}
+
+/// One group's ablation cost against men on the board, for one
+/// implementation.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct GroupLadder {
+    pub arm: String,
+    pub group: String,
+    pub label: String,
+    /// (men, ticks per evaluation): floor(full) - floor(without the group
+    /// and its state) on each rung.
+    pub points: Vec<[f64; 2]>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -379,15 +468,7 @@ pub(crate) mod tests {
                 }],
                 plots: vec!["x-men.svg".into()],
                 precision: None,
-                terms: vec![TermBreakdown {
-                    bucket: "opening".into(),
-                    arm: "old".into(),
-                    evals: 10,
-                    whole: 3.0,
-                    phases: vec![TermCost { term: "pawns".into(), ticks: 1.0 }],
-                    groups: vec![TermCost { term: "pawns".into(), ticks: 1.0 }],
-                    counter_overhead: 0.5,
-                }],
+                attribution: None,
             }],
         }
     }

@@ -1,10 +1,15 @@
 //! The summary table printed on stdout after a run: per benchmark and
 //! bucket, the baseline's cost, each implementation's cost, the ratio to
 //! the baseline with its 95% interval, and each implementation's correlation
-//! with men on the board; then the controls with PASS/FAIL.
+//! with men on the board; then the controls with PASS/FAIL; for evalcycles,
+//! the attribution of a whole evaluation to its groups, three sources side
+//! by side, with the checks the issue sets on them.
 
 use crate::measure::runner::Role;
-use crate::suite::report::{BenchReport, RunReport};
+use crate::suite::benchmarks::evalcycles::attribution::{
+    agrees, compared_groups, top_three, unattributed_share, AGREE_FROM_TICKS,
+};
+use crate::suite::report::{AttributionTable, BenchReport, Cost, EvalAttribution, RowKind, RunReport};
 use std::fmt::Write;
 
 fn r_of(b: &BenchReport, arm: &str) -> String {
@@ -69,6 +74,107 @@ pub fn bench_table(b: &BenchReport) -> String {
             c.tolerance * 100.0,
             if c.pass { "PASS" } else { "FAIL" }
         );
+    }
+    if let Some(a) = &b.attribution {
+        s.push_str(&attribution_table(a));
+    }
+    s
+}
+
+fn figure(x: Option<f64>, decimals: usize) -> String {
+    x.map_or_else(|| "-".to_string(), |v| format!("{v:.decimals$}"))
+}
+
+fn with_interval(c: Option<Cost>) -> String {
+    c.map_or_else(|| "-".to_string(), |c| format!("{:.1} [{:.1}, {:.1}]", c.value, c.interval[0], c.interval[1]))
+}
+
+/// One bucket × implementation's attribution.
+fn one_table(t: &AttributionTable) -> String {
+    let mut s = String::new();
+    let w = &t.whole;
+    let _ = writeln!(
+        s,
+        "  {} {} ({} positions), ticks per evaluation: ablation floor {}, uninstrumented {}, instrumented {}{}, \
+         counters' whole {} (pair {} subtracted per region), {} instructions",
+        t.bucket,
+        t.arm,
+        t.positions,
+        figure(w.ablation_floor, 1),
+        figure(w.uninstrumented_floor, 1),
+        figure(w.instrumented_floor, 1),
+        w.instrumented_ratio.map(|r| format!(" ({r:.2}x)")).unwrap_or_default(),
+        figure(w.counter_whole, 1),
+        figure(w.counter_pair_ticks, 1),
+        figure(w.instructions, 0),
+    );
+    let _ = writeln!(
+        s,
+        "    {:<31} {:>7} {:>7} {:>26} {:>9} {:>9} {:>12}",
+        "row", "work", "state", "ablation [95% interval]", "counters", "(floor)", "instructions"
+    );
+    for r in &t.rows {
+        let share = |x: Option<f64>, of: Option<f64>| match (r.kind, x, of) {
+            (RowKind::Unattributed, Some(x), Some(of)) if of != 0.0 => format!(" {:.1}%", 100.0 * x / of),
+            _ => String::new(),
+        };
+        let _ = writeln!(
+            s,
+            "    {:<31} {:>7} {:>7} {:>26} {:>9} {:>9} {:>12}",
+            r.label,
+            figure(r.ablation_work.map(|c| c.value), 1),
+            figure(r.ablation_state.map(|c| c.value), 1),
+            with_interval(r.ablation) + &share(r.ablation.map(|c| c.value), w.ablation_floor),
+            figure(r.counter, 1) + &share(r.counter, w.counter_whole),
+            r.counter_floor.map_or_else(String::new, |f| format!("({f:.1})")),
+            figure(r.instructions, 0) + &share(r.instructions, w.instructions),
+        );
+    }
+    let mut checks = Vec::new();
+    if let Some(u) = unattributed_share(t) {
+        checks.push(format!("unattributed {:.1}% of the ablation floor (at most 15%)", 100.0 * u));
+    }
+    if let Some(r) = w.instrumented_ratio {
+        checks.push(format!("instrumented {r:.2}x the uninstrumented floor (at most 1.3x)"));
+    }
+    let compared = compared_groups(t);
+    if !compared.is_empty() {
+        let off: Vec<String> = compared
+            .iter()
+            .filter(|(_, a, c)| !agrees(*a, *c))
+            .map(|(g, a, c)| format!("{g} {c:.0} vs {a:.0}"))
+            .collect();
+        checks.push(format!(
+            "counters within 20% or 10 ticks of ablation for {} of {} groups of {AGREE_FROM_TICKS:.0}+ ticks{}",
+            compared.len() - off.len(),
+            compared.len(),
+            if off.is_empty() { String::new() } else { format!(" (off: {})", off.join(", ")) }
+        ));
+    }
+    let by_ablation = top_three(t, |r| r.ablation.map(|c| c.value));
+    let by_instructions = top_three(t, |r| r.instructions);
+    if !by_ablation.is_empty() && !by_instructions.is_empty() {
+        checks.push(format!(
+            "top three by ablation {}, by instructions {} ({})",
+            by_ablation.join(" > "),
+            by_instructions.join(" > "),
+            if by_ablation == by_instructions { "same" } else { "differ" }
+        ));
+    }
+    if !checks.is_empty() {
+        let _ = writeln!(s, "    checks: {}", checks.join("; "));
+    }
+    s
+}
+
+/// evalcycles' attribution: every table, then how each source was measured.
+pub fn attribution_table(a: &EvalAttribution) -> String {
+    let mut s = String::from("  where a whole evaluation goes (per group; inputs: counters only, in the other columns they are unattributed):\n");
+    for t in &a.tables {
+        s.push_str(&one_table(t));
+    }
+    for n in &a.notes {
+        let _ = writeln!(s, "  {n}");
     }
     s
 }

@@ -1,5 +1,5 @@
-//! evalcycles: the whole evaluation per mobility implementation, and where
-//! its ticks go.
+//! evalcycles: the whole evaluation per mobility implementation, and
+//! where its ticks go.
 //!
 //! (a) Whole evaluation, timed by boardbench's runner: the three engine
 //! evaluations — mailbox (attack words, mailbox defects), chain and single
@@ -11,38 +11,33 @@
 //! the mailbox's score exactly; the single probe differs by design (its
 //! differences are classified by `engine evaldiff`) and is not checked.
 //!
-//! (b) Per-term breakdown, from the engine's `eval-time` counters. The
-//! counters must not be compiled into the code that (a) measures, so they
-//! live in a separate build: `cargo build --release -p engine --features
-//! eval-time` into `target/eval-time` (a no-op when it is up to date;
-//! minutes on a fresh clone), run from the workspace root so the same
-//! `.cargo/config.toml` flags apply. Its `engine evalcycles FILE
-//! --full-evals REPS --json` evaluates each bucket's positions in the same
-//! configuration as (a) and reports ticks per evaluation per phase (means,
-//! not floors). The counters cost much more than they measure here (about
-//! 60 ticks per timed region, 16 regions per evaluation, plus fences that
-//! serialise the pipeline): each phase is reported net of its calibrated
-//! timer cost, and net phases + ticks outside every phase (glue and timer
-//! reads) + that timer cost sum to the counted whole, which is therefore
-//! well above (a)'s figure. The
-//! build runs at normal priority on every core; the measuring run inherits
-//! boardbench's pinned core and real-time class. Where the build cannot
-//! happen (no cargo, no workspace, a compile error) the benchmark fails
-//! with one line saying why.
+//! (b) Where the ticks go, per bucket and implementation, attributed to the
+//! evaluation's ten groups three ways side by side ([`attribution`]):
+//! ablation ticks timed in boardbench's runner ([`ablation`]), the
+//! eval-time build's rotating counters ([`counters`]) and instructions
+//! under callgrind ([`instructions`]); and each group's ablation cost
+//! against men on the board. Only report runs have (b) (not the gate's
+//! runs, nor the per-case targets). The builds (b) needs come first, so
+//! one that cannot happen fails before minutes of measuring; without
+//! valgrind the instruction column is left empty and the report says why.
+
+pub mod ablation;
+pub mod attribution;
+pub mod counters;
+pub mod instructions;
 
 use crate::measure::context::Context;
-use crate::measure::pin::unpinned;
 use crate::suite::benchmark::run_arms_planned;
 use crate::suite::density::PositionSet;
-use crate::suite::report::{BenchReport, TermBreakdown, TermCost};
+use crate::suite::report::{BenchReport, EvalAttribution};
 use crate::suite::spec::{ArmSpec, Entry, Spec};
-use crate::workspace;
 use engine::eval::weights::Weights;
+use engine::eval::MobilityKind;
 use engine::eval::{ChainEval, ChainSet, EvalConfig, MailboxEval, MailboxSet, SingleProbeEval, SingleProbeSet};
 use engine::Position;
 use std::cell::RefCell;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
+use std::time::Instant;
 
 /// Eval hash off, pawn hash on (default size), lazy exit off.
 pub fn config() -> EvalConfig {
@@ -106,8 +101,8 @@ pub fn spec() -> Spec<Position> {
 
 fn run(ctx: &Context, set: &PositionSet) -> Result<BenchReport, String> {
     // Build first: a build that cannot happen fails before minutes of
-    // measuring. Only report runs have the per-term part (not the gate's).
-    let engine = if ctx.extras() { Some(build_eval_time_engine()?) } else { None };
+    // measuring. Only report runs have the attribution (not the gate's).
+    let tools = if ctx.extras() { Some(Tools::build()?) } else { None };
     let spec = spec();
     let mut arms = spec.arms();
     for a in arms.iter_mut().filter(|a| a.name == "single-probe") {
@@ -119,173 +114,152 @@ fn run(ctx: &Context, set: &PositionSet) -> Result<BenchReport, String> {
     // register-and-L1 routines, and its floors need more samples.
     let mut plan = ctx.plan;
     plan.budget_s = plan.budget_s.map(|b| b * BUDGET_FACTOR);
+    let started = Instant::now();
     let mut report = run_arms_planned(ctx, &plan, &spec, &arms, set, None)?;
-    let Some(engine) = engine else { return Ok(report) };
-    let reps = if ctx.quick { 20 } else { 200 };
-    report.terms = term_breakdown(&engine, set, reps)?;
-    for t in &report.terms {
-        let top: Vec<String> = t.groups.iter().map(|g| format!("{} {:.0}", g.term, g.ticks)).collect();
-        eprintln!("  terms {} {}: {:.0} ticks/eval = {}", t.bucket, t.arm, t.whole, top.join(" + "));
-    }
+    let Some(tools) = tools else { return Ok(report) };
+    eprintln!("  evalcycles: whole evaluations {:.0} s", started.elapsed().as_secs_f64());
+    report.attribution = Some(attribute(ctx, set, &tools, &report)?);
     Ok(report)
+}
+
+/// The programs the attribution runs, built before any measuring.
+struct Tools {
+    /// The engine with the counters.
+    eval_time: PathBuf,
+    /// The ablation example for callgrind, or why instructions are not counted.
+    example: Result<PathBuf, String>,
+}
+
+impl Tools {
+    fn build() -> Result<Tools, String> {
+        let eval_time = counters::build_eval_time_engine()?;
+        let example = match instructions::unavailable() {
+            Some(why) => Err(why),
+            None => Ok(instructions::build_example()?),
+        };
+        Ok(Tools { eval_time, example })
+    }
+}
+
+/// The three attributions per bucket and implementation.
+fn attribute(ctx: &Context, set: &PositionSet, tools: &Tools, whole: &BenchReport) -> Result<EvalAttribution, String> {
+    let mut notes = Vec::new();
+    // (1) Ablation in the runner.
+    let started = Instant::now();
+    let mut ablations = Vec::new();
+    for kind in MobilityKind::ALL {
+        ablations.push(ablation::measure(ctx, set, kind)?);
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    eprintln!("  evalcycles: ablation {seconds:.0} s");
+    notes.push(format!(
+        "ablation: boardbench's runner, one job per group and implementation (the variants that group needs \
+         and the full evaluation, interleaved), floors (10th percentile); parts with their paired 95% \
+         intervals, wholes and the remainder combined in quadrature; {seconds:.0} s"
+    ));
+    // The buckets as EPD files, for the engine and the example.
+    let dir = TempDir::new()?;
+    let mut files = Vec::new();
+    for (bucket, chosen) in &set.buckets {
+        let file = dir.0.join(format!("{bucket}.epd"));
+        let text: String = chosen.iter().map(|c| c.position.to_fen() + "\n").collect();
+        std::fs::write(&file, text).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+        files.push((bucket.name().to_string(), file));
+    }
+    // (2) Counters.
+    let started = Instant::now();
+    let reps = counters::reps(ctx.quick);
+    let mut counted = Vec::new();
+    for (bucket, file) in &files {
+        for kind in MobilityKind::ALL {
+            counted.push(((bucket.clone(), kind.name()), counters::run(&tools.eval_time, file, bucket, kind.name(), reps)?));
+        }
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    eprintln!("  evalcycles: counters {seconds:.0} s");
+    notes.push(format!(
+        "counters: engine evalcycles --full-evals {reps} --counters rotating (eval-time build): means over the \
+         evaluations that timed each row, the pair's calibrated cost subtracted; instrumented floor: 10th \
+         percentile of its passes timed from outside; {seconds:.0} s"
+    ));
+    // (3) Instructions.
+    let started = Instant::now();
+    let arms: Vec<&str> = MobilityKind::ALL.iter().map(|k| k.name()).collect();
+    let counts = match &tools.example {
+        Ok(example) => match instructions::count(example, &files, &arms, &dir.0) {
+            Ok(c) => {
+                notes.push(format!(
+                    "instructions: callgrind of the ablation example, one evaluation of every position per \
+                     variant after a warm-up pass; {:.0} s",
+                    started.elapsed().as_secs_f64()
+                ));
+                Some(c)
+            }
+            Err(e) => {
+                eprintln!("boardbench: evalcycles: {e}");
+                notes.push(format!("instructions: not counted: {e}"));
+                None
+            }
+        },
+        Err(why) => {
+            notes.push(format!("instructions: not counted: {why}"));
+            None
+        }
+    };
+    eprintln!("  evalcycles: instructions {:.0} s", started.elapsed().as_secs_f64());
+    let mut tables = Vec::new();
+    for (bucket, _) in &files {
+        for (kind, abl) in MobilityKind::ALL.iter().zip(&ablations) {
+            let measured = abl.buckets.iter().find(|(b, _, _)| b == bucket);
+            let c = counted.iter().find(|((b, k), _)| b == bucket && *k == kind.name()).map(|(_, c)| c);
+            let instr = match counts.as_ref().and_then(|c| c.get(&(bucket.clone(), kind.name().to_string()))) {
+                Some(c) => Some(instructions::attribution(c)?),
+                None => None,
+            };
+            let floor = whole
+                .buckets
+                .iter()
+                .find(|b| &b.bucket == bucket)
+                .and_then(|b| b.arms.iter().find(|a| a.arm == kind.name()))
+                .map(|a| a.summary.floor);
+            let positions = set.buckets.iter().find(|(b, _)| b.name() == bucket).map_or(0, |(_, c)| c.len());
+            tables.push(attribution::table(
+                bucket,
+                kind.name(),
+                positions,
+                measured.map(|(_, _, a)| a),
+                c,
+                instr.as_ref(),
+                floor,
+            ));
+        }
+    }
+    let ladder = ablations.into_iter().flat_map(|a| a.ladder).collect();
+    Ok(EvalAttribution { tables, ladder, notes })
+}
+
+/// A temporary directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> Result<TempDir, String> {
+        let dir = std::env::temp_dir().join(format!("boardbench-evalcycles-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        Ok(TempDir(dir))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 pub const ENTRY: Entry = Entry {
     name: "evalcycles",
-    about: "whole evaluation per mobility implementation, and its per-term breakdown (eval-time build)",
+    about: "whole evaluation per mobility implementation, and where its ticks go (ablation, counters, instructions)",
     run,
 };
-
-/// Where the eval-time build goes, under the workspace's target directory.
-pub fn eval_time_target_dir() -> PathBuf {
-    workspace::target_dir().join("eval-time")
-}
-
-/// Build the engine with `--features eval-time` into its own target
-/// directory and return the binary's path.
-pub fn build_eval_time_engine() -> Result<PathBuf, String> {
-    let root = workspace::root();
-    if !root.join("engine").join("Cargo.toml").is_file() {
-        return Err(format!(
-            "per-term breakdown: no engine sources at {} to build with --features eval-time",
-            root.join("engine").display()
-        ));
-    }
-    let target = eval_time_target_dir();
-    eprintln!(
-        "boardbench: evalcycles: building the engine with --features eval-time into {} (minutes the first time)",
-        target.display()
-    );
-    let out = unpinned(
-        workspace::cargo(&root)
-            .args(["build", "--release", "-p", "engine", "--features", "eval-time", "--bin", "engine"])
-            .arg("--target-dir")
-            .arg(&target),
-    )
-    .output()
-    .map_err(|e| {
-        let cargo = workspace::cargo_program();
-        format!("per-term breakdown: cannot run {} to build the eval-time engine: {e}", Path::new(&cargo).display())
-    })?;
-    if !out.status.success() {
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        let why = stderr
-            .lines()
-            .find(|l| l.starts_with("error"))
-            .or_else(|| stderr.lines().rfind(|l| !l.trim().is_empty()))
-            .unwrap_or("no message");
-        return Err(format!(
-            "per-term breakdown: `cargo build -p engine --features eval-time` failed ({}): {why}",
-            out.status
-        ));
-    }
-    let bin = target.join("release").join(format!("engine{}", std::env::consts::EXE_SUFFIX));
-    if !bin.is_file() {
-        return Err(format!("per-term breakdown: the eval-time build left no binary at {}", bin.display()));
-    }
-    Ok(bin)
-}
-
-/// Plot groups of the engine's phases (net), bottom to top; then, on top,
-/// what the counters add: their timer reads inside the phases plus
-/// everything outside the phases (glue, the whole-evaluation timer, each
-/// region's fences).
-const GROUPS: [(&str, &[&str]); 11] = [
-    ("hash probe/store", &["hash_probe", "lazy", "hash_store"]),
-    ("material, trades, scaling", &["material", "passer_race", "bad_trades", "bishop_pair", "scaling"]),
-    ("pawns", &["pawns"]),
-    ("pawn attacks", &["pawn_attacks"]),
-    ("knights", &["knights"]),
-    ("bishops", &["bishops"]),
-    ("rooks", &["rooks"]),
-    ("queens", &["queens"]),
-    ("kings", &["kings"]),
-    ("passers, records", &["passers", "records"]),
-    ("timers and glue", &["outside_phases", "counter_overhead"]),
-];
-
-/// Read one `engine evalcycles --json` document. Each phase's ticks are
-/// taken net of the counters' calibrated cost of one timed region (times
-/// its calls), which is booked as `counter_overhead`: net phases, the
-/// ticks outside every phase and that overhead sum to the counted whole.
-pub fn parse_breakdown(bucket: &str, arm: &str, json: &[u8]) -> Result<TermBreakdown, String> {
-    let bad = |what: &str| format!("per-term breakdown: engine evalcycles gave no {what} for {arm} on {bucket}");
-    let v: serde_json::Value =
-        serde_json::from_slice(json).map_err(|e| format!("per-term breakdown: bad JSON: {e}"))?;
-    let num = |x: &serde_json::Value, what: &str| x.as_f64().ok_or_else(|| bad(what));
-    let evals = v["evals"].as_u64().filter(|&n| n > 0).ok_or_else(|| bad("evals"))?;
-    let region = num(&v["counter_overhead"]["ticks_per_region"], "counter overhead")?;
-    let mut phases = Vec::new();
-    let mut overhead = 0.0;
-    for p in v["phases"].as_array().ok_or_else(|| bad("phases"))? {
-        let term = p["phase"].as_str().ok_or_else(|| bad("phase name"))?.to_string();
-        let (ticks, calls) = (num(&p["ticks"], "phase ticks")?, num(&p["calls"], "phase calls")?);
-        // The region's own cost, but never more than the phase measured.
-        let timers = (calls * region).min(ticks);
-        overhead += timers;
-        phases.push(TermCost { term, ticks: (ticks - timers) / evals as f64 });
-    }
-    phases.push(TermCost {
-        term: "outside_phases".into(),
-        ticks: num(&v["outside_phases"]["ticks_per_eval"], "outside_phases")?,
-    });
-    let counter_overhead = overhead / evals as f64;
-    let mut groups: Vec<TermCost> = GROUPS
-        .iter()
-        .map(|(name, members)| TermCost {
-            term: name.to_string(),
-            ticks: phases.iter().filter(|p| members.contains(&p.term.as_str())).map(|p| p.ticks).sum::<f64>()
-                + if members.contains(&"counter_overhead") { counter_overhead } else { 0.0 },
-        })
-        .collect();
-    // Phases the engine added since: shown on their own rather than lost.
-    groups.extend(phases.iter().filter(|p| !GROUPS.iter().any(|(_, m)| m.contains(&p.term.as_str()))).cloned());
-    Ok(TermBreakdown {
-        bucket: bucket.to_string(),
-        arm: arm.to_string(),
-        evals,
-        whole: num(&v["ticks_per_eval"], "ticks_per_eval")?,
-        phases,
-        groups,
-        counter_overhead,
-    })
-}
-
-/// (b): every bucket's positions through the eval-time engine, per arm.
-fn term_breakdown(engine: &Path, set: &PositionSet, reps: u32) -> Result<Vec<TermBreakdown>, String> {
-    let dir = std::env::temp_dir().join(format!("boardbench-evalterms-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("per-term breakdown: cannot create {}: {e}", dir.display()))?;
-    struct Remove(PathBuf);
-    impl Drop for Remove {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-    let _remove = Remove(dir.clone());
-    let mut out = Vec::new();
-    for (bucket, chosen) in &set.buckets {
-        let file = dir.join(format!("{bucket}.epd"));
-        let text: String = chosen.iter().map(|c| c.position.to_fen() + "\n").collect();
-        std::fs::write(&file, text).map_err(|e| format!("per-term breakdown: cannot write {}: {e}", file.display()))?;
-        for arm in ARMS {
-            let run = Command::new(engine)
-                .arg("evalcycles")
-                .arg(&file)
-                .args(["--full-evals", &reps.to_string(), "--mobility", arm, "--json"])
-                .output()
-                .map_err(|e| format!("per-term breakdown: cannot run {}: {e}", engine.display()))?;
-            if !run.status.success() {
-                let err = String::from_utf8_lossy(&run.stderr);
-                return Err(format!(
-                    "per-term breakdown: engine evalcycles failed on {bucket} ({arm}): {}",
-                    err.lines().next().unwrap_or("no message")
-                ));
-            }
-            out.push(parse_breakdown(bucket.name(), arm, &run.stdout)?);
-        }
-    }
-    Ok(out)
-}
 
 #[cfg(test)]
 mod tests {
@@ -310,30 +284,5 @@ mod tests {
         }
         assert!(scores.len() > set.len() / 2, "scores vary: {} distinct", scores.len());
         assert!(single_differs > 0, "the single probe is an approximation");
-    }
-
-    #[test]
-    fn engine_json_is_read_and_grouped() {
-        // 10 evaluations, 30 ticks per timed region.
-        let json = br#"{"evals": 10, "ticks_per_eval": 100.0,
-            "phases": [{"phase": "material", "ticks": 350, "calls": 10}, {"phase": "bishop_pair", "ticks": 310, "calls": 10},
-                       {"phase": "rooks", "ticks": 20, "calls": 10}, {"phase": "new_phase", "ticks": 40, "calls": 0}],
-            "outside_phases": {"ticks_per_eval": 28.0}, "counter_overhead": {"ticks_per_region": 30}}"#;
-        let t = parse_breakdown("opening", "chain", json).unwrap();
-        assert_eq!(t.evals, 10);
-        assert_eq!(t.phases.len(), 5);
-        let group = |n: &str| t.groups.iter().find(|g| g.term == n).unwrap().ticks;
-        // Net of 30 ticks per region: material 5, bishop pair 1, rooks 0 (never negative).
-        assert_eq!(group("material, trades, scaling"), 6.0);
-        assert_eq!(group("rooks"), 0.0);
-        assert_eq!(group("new_phase"), 4.0);
-        // 30 + 30 + 2 (all of the rooks' 20 ticks over 10 evals), plus 28 outside.
-        assert_eq!(t.counter_overhead, 62.0);
-        assert_eq!(group("timers and glue"), 90.0);
-        assert_eq!(t.groups.iter().map(|g| g.ticks).sum::<f64>(), t.whole);
-        let e = parse_breakdown("opening", "chain", br#"{"evals": 1, "counter_overhead": {"ticks_per_region": 3}}"#)
-            .unwrap_err();
-        assert!(e.contains("no phases for chain on opening"), "{e}");
-        assert!(parse_breakdown("opening", "chain", b"not json").unwrap_err().contains("bad JSON"));
     }
 }

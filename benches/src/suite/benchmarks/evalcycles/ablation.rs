@@ -1,0 +1,352 @@
+//! Ablation in boardbench's runner: what each group of the evaluation
+//! costs, as the difference between the full evaluation and the evaluation
+//! without the group (the engine's ablation variants,
+//! `engine::eval::ablation`), timed interleaved on the same positions.
+//!
+//! One runner job per implementation and group, over every density bucket
+//! and ladder rung, with only the variants that group needs as arms:
+//!
+//! * a group with work and state (knights, bishops, rooks, queens, kings,
+//!   passers): `without_G` as the baseline, `full` and `without_G_state`
+//!   against it, so both parts are single paired ratios:
+//!   work = floor(full) - floor(without_G), state = floor(without_G) -
+//!   floor(without_G_state);
+//! * hash, material, pawns (work only) and pawn attacks (state only): `full`
+//!   as the baseline and the one variant against it.
+//!
+//! Each variant has its own pawn hash (2 MiB, of which the positions touch
+//! a few hundred lines); with all seventeen variants in one job their
+//! entries and code crowd the caches between samples and every floor rises
+//! (the engine's helper measured about 100 ticks), so each job holds two or
+//! three evaluators only. Every arm calls its evaluator through the same
+//! path (a thread-local table, one indirect call into `DynEvaluation`), so
+//! the full evaluation and each variant pay the same call cost.
+//!
+//! A part's interval is its ratio's paired 95% interval (the runner's)
+//! scaled by the baseline's floor; the baseline floor's own uncertainty is
+//! left out (it moves the part by its relative width times the part, a
+//! tenth of the ratio's effect or less here).
+
+use super::attribution::{attribute, Attributed, GroupParts};
+use super::prepare;
+use crate::measure::context::Context;
+use crate::measure::runner::{Arm, Plan, Precision, Role, Routine};
+use crate::suite::benchmark::run_arms_planned;
+use crate::suite::density::PositionSet;
+use crate::suite::report::{BenchReport, Cost, GroupLadder};
+use crate::suite::spec::Spec;
+use engine::eval::ablation::{ablated, full_eval_config, Ablation, DynEvaluation};
+use engine::eval::groups::Group;
+use engine::eval::weights::Weights;
+use engine::eval::MobilityKind;
+use engine::Position;
+use std::cell::RefCell;
+
+/// Number of variants per implementation.
+const VARIANTS: usize = Ablation::ALL.len();
+
+/// Number of implementations.
+const KINDS: usize = MobilityKind::ALL.len();
+
+/// Kept rounds of a `--quick` job (no budget).
+const QUICK_ROUNDS: usize = 4;
+
+/// Seconds of all ablation jobs of one implementation, as a multiple of the
+/// run's per-benchmark budget (split evenly over the ten jobs).
+pub const BUDGET_FACTOR: f64 = 0.6;
+
+/// Precision a job stops on: every bucket's ratio within ±0.5% (±3 to 8
+/// ticks of a part, for whole evaluations of 600-1700 ticks).
+const HALF_WIDTH: f64 = 0.005;
+
+/// A window no score leaves.
+const WINDOW: i32 = engine::eval::EVAL_LIMIT + 1;
+
+type Table = [[Option<Box<dyn DynEvaluation>>; VARIANTS]; KINDS];
+
+thread_local! {
+    /// Each (implementation, variant)'s evaluator, made on first use.
+    static EVALUATORS: RefCell<Table> =
+        RefCell::new(std::array::from_fn(|_| std::array::from_fn(|_| None)));
+}
+
+/// Evaluate with variant `V` of implementation `K` (indices into
+/// [`MobilityKind::ALL`] and [`Ablation::ALL`]).
+fn evaluate<const K: usize, const V: usize>(pos: &mut Position) -> u64 {
+    EVALUATORS.with_borrow_mut(|t| {
+        let e = t[K][V].get_or_insert_with(|| {
+            ablated(MobilityKind::ALL[K], Ablation::ALL[V], Weights::default(), full_eval_config())
+        });
+        u64::from(e.evaluate(pos, -WINDOW, WINDOW) as u32) + 1
+    })
+}
+
+/// The routines of implementation `K`, in [`Ablation::ALL`] order.
+macro_rules! routines {
+    ($k:literal) => {
+        [
+            evaluate::<$k, 0>,
+            evaluate::<$k, 1>,
+            evaluate::<$k, 2>,
+            evaluate::<$k, 3>,
+            evaluate::<$k, 4>,
+            evaluate::<$k, 5>,
+            evaluate::<$k, 6>,
+            evaluate::<$k, 7>,
+            evaluate::<$k, 8>,
+            evaluate::<$k, 9>,
+            evaluate::<$k, 10>,
+            evaluate::<$k, 11>,
+            evaluate::<$k, 12>,
+            evaluate::<$k, 13>,
+            evaluate::<$k, 14>,
+            evaluate::<$k, 15>,
+            evaluate::<$k, 16>,
+        ]
+    };
+}
+
+const ROUTINES: [[Routine<Position>; VARIANTS]; KINDS] = [routines!(0), routines!(1), routines!(2)];
+
+/// The routine of `variant` for `kind`.
+pub fn routine(kind: MobilityKind, variant: Ablation) -> Routine<Position> {
+    let k = MobilityKind::ALL.iter().position(|&x| x == kind).expect("a kind");
+    let v = Ablation::ALL.iter().position(|&x| x == variant).expect("a variant");
+    ROUTINES[k][v]
+}
+
+/// Drop `kind`'s evaluators (their pawn hashes), once its jobs are done.
+fn release(kind: MobilityKind) {
+    let k = MobilityKind::ALL.iter().position(|&x| x == kind).expect("a kind");
+    EVALUATORS.with_borrow_mut(|t| t[k].iter_mut().for_each(|e| *e = None));
+}
+
+/// The variants of one group's job, the baseline first.
+pub fn job(group: Group) -> Vec<Ablation> {
+    let without = Ablation::of(group, false);
+    let without_state = Ablation::of(group, true);
+    match (without, without_state) {
+        (Some(w), Some(s)) => vec![w, Ablation::FULL, s],
+        (Some(only), None) | (None, Some(only)) => vec![Ablation::FULL, only],
+        (None, None) => unreachable!("every group has work or state: {group}"),
+    }
+}
+
+/// Progress labels, one per group.
+const LABELS: [&str; 10] = [
+    "ablate hash",
+    "ablate material",
+    "ablate pawns",
+    "ablate pawn att",
+    "ablate knights",
+    "ablate bishops",
+    "ablate rooks",
+    "ablate queens",
+    "ablate kings",
+    "ablate passers",
+];
+
+/// The plan of one job.
+fn plan(ctx: &Context) -> Plan {
+    let mut p = ctx.plan;
+    if ctx.quick {
+        p.rounds = QUICK_ROUNDS;
+        p.budget_s = None;
+        p.warmup_rounds = 1;
+        p.precision = None;
+    } else {
+        p.budget_s = p.budget_s.map(|b| b * BUDGET_FACTOR / Group::ALL.len() as f64);
+        p.precision = p.precision.map(|x| Precision { half_width: HALF_WIDTH, ..x });
+    }
+    p
+}
+
+/// One group's parts on one workload of its job: from the job's floors and
+/// ratios (arm order as in [`job`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Measured {
+    pub parts: GroupParts,
+    /// The full evaluation's floor and its interval in this job.
+    pub full: Cost,
+}
+
+/// The parts from a job's baseline floor and the candidates' ratios to it.
+/// `ratios[i]` belongs to `variants[i + 1]`.
+pub fn parts_of(group: Group, variants: &[Ablation], base_floor: f64, ratios: &[Cost]) -> GroupParts {
+    let below = |r: &Cost| Cost {
+        // base - arm = base × (1 - ratio): a ratio's upper end is the lower end.
+        value: base_floor * (1.0 - r.value),
+        interval: [base_floor * (1.0 - r.interval[1]), base_floor * (1.0 - r.interval[0])],
+    };
+    let above = |r: &Cost| Cost {
+        value: base_floor * (r.value - 1.0),
+        interval: [base_floor * (r.interval[0] - 1.0), base_floor * (r.interval[1] - 1.0)],
+    };
+    let mut parts = GroupParts { group, work: None, state: None };
+    if variants[0] == Ablation::FULL {
+        // full vs the one variant: work, or (pawn attacks) state.
+        let cost = below(&ratios[0]);
+        if variants[1].state {
+            parts.state = Some(cost);
+        } else {
+            parts.work = Some(cost);
+        }
+    } else {
+        // without_G vs full (work) and vs without_G_state (state).
+        parts.work = Some(above(&ratios[0]));
+        parts.state = Some(below(&ratios[1]));
+    }
+    parts
+}
+
+/// What the ablation jobs of one implementation measured.
+pub struct KindAblation {
+    pub kind: MobilityKind,
+    /// Per bucket: its name, positions, and the attribution.
+    pub buckets: Vec<(String, usize, Attributed)>,
+    /// Per group: its cost on each rung.
+    pub ladder: Vec<GroupLadder>,
+}
+
+/// The measured parts of a job's report, per bucket.
+fn bucket_parts(group: Group, variants: &[Ablation], r: &BenchReport) -> Result<Vec<(String, usize, Measured)>, String> {
+    let mut out = Vec::new();
+    for b in &r.buckets {
+        let base = b.arms.iter().find(|a| a.role == Role::Baseline).ok_or("a job without its baseline")?;
+        let mut ratios = Vec::new();
+        for v in &variants[1..] {
+            let a = b.arms.iter().find(|a| a.arm == v.name).ok_or_else(|| format!("no arm {} in its job", v.name))?;
+            let ratio = a.ratio.ok_or_else(|| format!("no ratio for {} on {}", v.name, b.bucket))?;
+            ratios.push(Cost { value: ratio.estimate, interval: ratio.interval });
+        }
+        let full = b.arms.iter().find(|a| a.arm == Ablation::FULL.name).ok_or("a job without the full evaluation")?;
+        out.push((
+            b.bucket.clone(),
+            b.positions,
+            Measured {
+                parts: parts_of(group, variants, base.summary.floor, &ratios),
+                full: Cost { value: full.summary.floor, interval: full.summary.floor_interval },
+            },
+        ));
+    }
+    Ok(out)
+}
+
+/// The full evaluation's floor of the job whose floor is the median.
+fn median_full(fulls: &mut [Cost]) -> Cost {
+    fulls.sort_by(|a, b| a.value.total_cmp(&b.value));
+    fulls[fulls.len() / 2]
+}
+
+/// Every group's job for `kind`, over the buckets and the ladder.
+pub fn measure(ctx: &Context, set: &PositionSet, kind: MobilityKind) -> Result<KindAblation, String> {
+    let plan = plan(ctx);
+    // Per bucket (in set order): per group its parts and the job's full floor.
+    let mut per_bucket: Vec<(String, usize, Vec<Measured>)> = Vec::new();
+    let mut ladder = Vec::new();
+    let result = (|| {
+        for (g, &group) in Group::ALL.iter().enumerate() {
+            let variants = job(group);
+            let arms: Vec<Arm<Position>> = variants
+                .iter()
+                .enumerate()
+                .map(|(i, v)| Arm {
+                    name: v.name.to_string(),
+                    routine: routine(kind, *v),
+                    role: if i == 0 { Role::Baseline } else { Role::Candidate },
+                    must_agree: false,
+                    doubled: false,
+                })
+                .collect();
+            let spec = Spec {
+                name: LABELS[g],
+                about: "the whole evaluation against its variants without one group",
+                call: "one full evaluation of one position",
+                prepare,
+                arms: Vec::new(),
+                must_agree: false,
+            };
+            let r = run_arms_planned(ctx, &plan, &spec, &arms, set, None)?;
+            for (bucket, positions, m) in bucket_parts(group, &variants, &r)? {
+                match per_bucket.iter_mut().find(|(b, _, _)| *b == bucket) {
+                    Some((_, _, list)) => list.push(m),
+                    None => per_bucket.push((bucket, positions, vec![m])),
+                }
+            }
+            // Full against the variant without the group and its state.
+            let full = variants.iter().position(|v| *v == Ablation::FULL).expect("full in every job");
+            let least = variants.iter().position(|v| v.state).unwrap_or(1 - full);
+            ladder.push(GroupLadder {
+                arm: kind.name().to_string(),
+                group: group.name().to_string(),
+                label: group.label().to_string(),
+                points: r.ladder.iter().map(|rung| [f64::from(rung.men), rung.cost[full] - rung.cost[least]]).collect(),
+            });
+        }
+        Ok::<(), String>(())
+    })();
+    release(kind);
+    result?;
+    let buckets = per_bucket
+        .into_iter()
+        .map(|(bucket, positions, measured)| {
+            let mut fulls: Vec<Cost> = measured.iter().map(|m| m.full).collect();
+            let full = median_full(&mut fulls);
+            (bucket, positions, attribute(full, measured.iter().map(|m| m.parts).collect()))
+        })
+        .collect();
+    Ok(KindAblation { kind, buckets, ladder })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::eval::ablation::Ablation;
+
+    #[test]
+    fn every_group_has_a_job_with_the_full_evaluation() {
+        for g in Group::ALL {
+            let j = job(g);
+            assert!(j.contains(&Ablation::FULL), "{g}");
+            assert_eq!(j.len(), 1 + usize::from(g.has_work()) + usize::from(g.has_state()), "{g}");
+            assert!(j.iter().filter(|v| **v != Ablation::FULL).all(|v| v.group == Some(g)));
+        }
+        assert_eq!(LABELS.len(), Group::ALL.len());
+    }
+
+    /// The routines table matches the variants: each routine scores as an
+    /// evaluator of its own variant made directly.
+    #[test]
+    fn each_routine_evaluates_its_own_variant() {
+        let positions = crate::suite::benchmarks::tests::real_positions();
+        for kind in MobilityKind::ALL {
+            for v in Ablation::ALL {
+                let mut direct = ablated(kind, v, Weights::default(), full_eval_config());
+                for pos in positions.iter().step_by(37) {
+                    let mut p = prepare(pos);
+                    let want = u64::from(direct.evaluate(&mut p.clone(), -WINDOW, WINDOW) as u32) + 1;
+                    assert_eq!(routine(kind, v)(&mut p), want, "{kind} {}: {}", v.name, pos.to_fen());
+                }
+            }
+            release(kind);
+        }
+    }
+
+    #[test]
+    fn parts_come_from_the_baseline_floor_and_the_ratios() {
+        let r = |v: f64, lo: f64, hi: f64| Cost { value: v, interval: [lo, hi] };
+        // without_knights at 900: full 1.05 × (945), without_knights_state 0.9 × (810).
+        let p = parts_of(Group::Knights, &job(Group::Knights), 900.0, &[r(1.05, 1.04, 1.06), r(0.9, 0.89, 0.91)]);
+        let (work, state) = (p.work.unwrap(), p.state.unwrap());
+        assert!((work.value - 45.0).abs() < 1e-9 && (work.interval[0] - 36.0).abs() < 1e-9, "{work:?}");
+        assert!((state.value - 90.0).abs() < 1e-9 && (state.interval[0] - 81.0).abs() < 1e-9, "{state:?}");
+        assert!((p.whole().value - 135.0).abs() < 1e-9);
+        // full at 1000, without_pawn_attacks_state 0.97: 30 ticks of state.
+        let p = parts_of(Group::PawnAttacks, &job(Group::PawnAttacks), 1000.0, &[r(0.97, 0.96, 0.98)]);
+        assert_eq!(p.work, None);
+        let s = p.state.unwrap();
+        assert!((s.value - 30.0).abs() < 1e-9 && (s.interval[0] - 20.0).abs() < 1e-9 && (s.interval[1] - 40.0).abs() < 1e-9);
+        let p = parts_of(Group::Hash, &job(Group::Hash), 1000.0, &[r(0.99, 0.985, 0.995)]);
+        assert!((p.work.unwrap().value - 10.0).abs() < 1e-9 && p.state.is_none());
+    }
+}

@@ -1,0 +1,343 @@
+//! The arithmetic of evalcycles' attribution: from the floors (or counts)
+//! of the ablation variants to one row per group and the remainder, and the
+//! side-by-side table of the three sources (ablation ticks, counter ticks,
+//! instructions) for one bucket and implementation.
+//!
+//! Per group G, measured together in one runner job (or one callgrind run):
+//!
+//! * work = full - without_G (G's own score terms);
+//! * state = without_G - without_G_state (the attack state G builds for
+//!   later groups; pawn attacks have only this part);
+//! * whole = work + state = full - without_G_state.
+//!
+//! The unattributed row is the full evaluation minus the sum of the groups'
+//! wholes: what no variant leaves out (the material and pawn entries,
+//! clearing the attack words, glue), plus whatever the groups' interactions
+//! add or take away (signed). By construction the rows and the remainder
+//! add up to the full evaluation.
+//!
+//! Intervals: each part's 95% interval comes from its own paired ratio in
+//! the runner job that measured it. A sum or difference of parts takes each
+//! side's half-width in quadrature (independent errors: right across jobs,
+//! which run at different times; within a job the parts share their
+//! baseline's noise, which a paired difference would cancel, so there the
+//! combined interval is on the wide side).
+
+use crate::suite::report::{AttributionRow, AttributionTable, Cost, RowKind, WholeEvaluation};
+use engine::eval::groups::Group;
+
+impl Cost {
+    /// A figure known exactly (a count), as a cost with an empty interval.
+    pub fn exact(value: f64) -> Cost {
+        Cost { value, interval: [value, value] }
+    }
+
+    /// Distance from the value down to the lower end and up to the upper.
+    fn sides(&self) -> (f64, f64) {
+        (self.value - self.interval[0], self.interval[1] - self.value)
+    }
+}
+
+/// `Σ terms` (signs `+1`/`-1` per term) with each side's half-width in
+/// quadrature.
+pub fn combine(terms: &[(f64, Cost)]) -> Cost {
+    let value: f64 = terms.iter().map(|(s, c)| s * c.value).sum();
+    let (mut below, mut above) = (0.0f64, 0.0f64);
+    for (sign, c) in terms {
+        let (lo, hi) = c.sides();
+        // A subtracted term's upper side lowers the result.
+        let (down, up) = if *sign >= 0.0 { (lo, hi) } else { (hi, lo) };
+        below += down * down;
+        above += up * up;
+    }
+    Cost { value, interval: [value - below.sqrt(), value + above.sqrt()] }
+}
+
+/// One group's parts, measured together.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GroupParts {
+    pub group: Group,
+    /// Its own work, where the group has work ([`Group::has_work`]).
+    pub work: Option<Cost>,
+    /// The state it builds, where it has state ([`Group::has_state`]).
+    pub state: Option<Cost>,
+}
+
+impl GroupParts {
+    /// The parts of `group` from the three variants' figures measured
+    /// together (exact: instruction counts).
+    pub fn from_counts(group: Group, full: f64, without: Option<f64>, without_state: Option<f64>) -> GroupParts {
+        GroupParts {
+            group,
+            work: without.map(|w| Cost::exact(full - w)),
+            state: without_state.map(|s| Cost::exact(without.unwrap_or(full) - s)),
+        }
+    }
+
+    /// Work plus state.
+    pub fn whole(&self) -> Cost {
+        let parts: Vec<(f64, Cost)> = self.work.iter().chain(&self.state).map(|c| (1.0, *c)).collect();
+        combine(&parts)
+    }
+}
+
+/// The groups' rows and the remainder of one source.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attributed {
+    pub full: Cost,
+    /// In [`Group::ALL`] order; a group never measured has no entry.
+    pub groups: Vec<GroupParts>,
+    /// full - Σ whole.
+    pub unattributed: Cost,
+}
+
+/// Attribute `full` to `groups`; the remainder is its own row.
+pub fn attribute(full: Cost, mut groups: Vec<GroupParts>) -> Attributed {
+    groups.sort_by_key(|g| g.group);
+    let mut terms = vec![(1.0, full)];
+    terms.extend(groups.iter().map(|g| (-1.0, g.whole())));
+    Attributed { full, groups, unattributed: combine(&terms) }
+}
+
+/// The counters' figures of one bucket and implementation (see
+/// `counters::parse`): never below zero but the unattributed row.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CounterRows {
+    /// Per group (by name): mean and floor.
+    pub groups: Vec<(String, f64, Option<f64>)>,
+    /// Per input (by name): mean and floor.
+    pub inputs: Vec<(String, f64, Option<f64>)>,
+    pub whole: Option<f64>,
+    pub unattributed: Option<f64>,
+    pub unattributed_floor: Option<f64>,
+    pub pair_ticks: f64,
+    /// 10th percentile of the instrumented passes (ticks per evaluation).
+    pub instrumented_floor: Option<f64>,
+}
+
+/// The labels of the inputs the counters time on their own.
+fn input_label(name: &str) -> String {
+    match name {
+        "material_entry" => "material entry (input)".into(),
+        "pawn_entry" => "pawn entry (input)".into(),
+        "clear_words" => "clearing attack words (input)".into(),
+        other => format!("{other} (input)"),
+    }
+}
+
+/// The side-by-side table of one bucket and implementation. Every group
+/// has a row whichever sources ran; the inputs' rows follow (counters
+/// only), the unattributed row last.
+pub fn table(
+    bucket: &str,
+    arm: &str,
+    positions: usize,
+    ablation: Option<&Attributed>,
+    counters: Option<&CounterRows>,
+    instructions: Option<&Attributed>,
+    uninstrumented_floor: Option<f64>,
+) -> AttributionTable {
+    let parts = |a: Option<&Attributed>, g: Group| a.and_then(|a| a.groups.iter().find(|p| p.group == g).copied());
+    let counter_of = |list: fn(&CounterRows) -> &Vec<(String, f64, Option<f64>)>, name: &str| {
+        counters.and_then(|c| list(c).iter().find(|(n, _, _)| n == name).map(|&(_, t, f)| (t.max(0.0), f.map(|f| f.max(0.0)))))
+    };
+    let mut rows: Vec<AttributionRow> = Group::ALL
+        .iter()
+        .map(|&g| {
+            let a = parts(ablation, g);
+            let c = counter_of(|c| &c.groups, g.name());
+            AttributionRow {
+                row: g.name().to_string(),
+                label: g.label().to_string(),
+                kind: RowKind::Group,
+                ablation_work: a.and_then(|p| p.work),
+                ablation_state: a.and_then(|p| p.state),
+                ablation: a.map(|p| p.whole()),
+                counter: c.map(|c| c.0),
+                counter_floor: c.and_then(|c| c.1),
+                instructions: parts(instructions, g).map(|p| p.whole().value),
+            }
+        })
+        .collect();
+    if let Some(c) = counters {
+        for (name, ticks, floor) in &c.inputs {
+            rows.push(AttributionRow {
+                row: name.clone(),
+                label: input_label(name),
+                kind: RowKind::Input,
+                ablation_work: None,
+                ablation_state: None,
+                ablation: None,
+                counter: Some(ticks.max(0.0)),
+                counter_floor: floor.map(|f| f.max(0.0)),
+                instructions: None,
+            });
+        }
+    }
+    rows.push(AttributionRow {
+        row: "unattributed".into(),
+        label: "unattributed (whole - rows)".into(),
+        kind: RowKind::Unattributed,
+        ablation_work: None,
+        ablation_state: None,
+        ablation: ablation.map(|a| a.unattributed),
+        counter: counters.and_then(|c| c.unattributed),
+        counter_floor: counters.and_then(|c| c.unattributed_floor),
+        instructions: instructions.map(|a| a.unattributed.value),
+    });
+    let instrumented_floor = counters.and_then(|c| c.instrumented_floor);
+    AttributionTable {
+        bucket: bucket.to_string(),
+        arm: arm.to_string(),
+        positions,
+        whole: WholeEvaluation {
+            ablation_floor: ablation.map(|a| a.full.value),
+            uninstrumented_floor,
+            instrumented_floor,
+            instrumented_ratio: instrumented_floor.zip(uninstrumented_floor).map(|(i, u)| i / u),
+            counter_whole: counters.and_then(|c| c.whole),
+            counter_pair_ticks: counters.map(|c| c.pair_ticks),
+            instructions: instructions.map(|a| a.full.value),
+        },
+        rows,
+    }
+}
+
+/// The remainder's share of the ablation's full floor.
+pub fn unattributed_share(t: &AttributionTable) -> Option<f64> {
+    let u = t.rows.iter().find(|r| r.kind == RowKind::Unattributed)?.ablation?;
+    Some(u.value / t.whole.ablation_floor?)
+}
+
+/// Groups at least this costly (ablation ticks) are held to agree with
+/// the counters.
+pub const AGREE_FROM_TICKS: f64 = 30.0;
+
+/// A group's counter ticks agree with its ablation ticks: within 20%, or
+/// 10 ticks, whichever is larger.
+pub fn agrees(ablation: f64, counter: f64) -> bool {
+    (counter - ablation).abs() <= (0.2 * ablation.abs()).max(10.0)
+}
+
+/// The groups of [`AGREE_FROM_TICKS`] or more by ablation, each with its
+/// ablation and counter ticks.
+pub fn compared_groups(t: &AttributionTable) -> Vec<(&str, f64, f64)> {
+    t.rows
+        .iter()
+        .filter(|r| r.kind == RowKind::Group)
+        .filter_map(|r| Some((r.row.as_str(), r.ablation?.value, r.counter?)))
+        .filter(|&(_, a, _)| a >= AGREE_FROM_TICKS)
+        .collect()
+}
+
+/// The three costliest groups by a source's figure, costliest first.
+pub fn top_three(t: &AttributionTable, figure: fn(&AttributionRow) -> Option<f64>) -> Vec<&str> {
+    let mut groups: Vec<(&str, f64)> =
+        t.rows.iter().filter(|r| r.kind == RowKind::Group).filter_map(|r| Some((r.row.as_str(), figure(r)?))).collect();
+    groups.sort_by(|a, b| b.1.total_cmp(&a.1));
+    groups.into_iter().take(3).map(|(n, _)| n).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cost(value: f64, lo: f64, hi: f64) -> Cost {
+        Cost { value, interval: [lo, hi] }
+    }
+
+    /// Synthetic floors: every group's rows and the remainder add up to the
+    /// full evaluation, whatever the parts.
+    #[test]
+    fn rows_and_the_remainder_add_up_to_the_full_evaluation() {
+        let full = 1000.0;
+        let mut groups = Vec::new();
+        for (i, &g) in Group::ALL.iter().enumerate() {
+            let without = g.has_work().then(|| full - 10.0 * (i as f64 + 1.0));
+            let without_state = g.has_state().then(|| without.unwrap_or(full) - 7.5 * i as f64);
+            groups.push(GroupParts::from_counts(g, full, without, without_state));
+        }
+        let a = attribute(Cost::exact(full), groups);
+        let rows: f64 = a.groups.iter().map(|g| g.whole().value).sum();
+        // work 10 × (1 + ... + 10) less pawn attacks' 40; state 7.5 × the
+        // seven state groups' indices (3 + 4 + 5 + 6 + 7 + 8 + 9).
+        assert_eq!(rows, 550.0 - 40.0 + 7.5 * 42.0);
+        assert_eq!(rows + a.unattributed.value, full);
+        assert_eq!(a.unattributed.interval, [a.unattributed.value; 2], "exact counts: no interval");
+        // Every group has a row, in evaluation order.
+        let order: Vec<Group> = a.groups.iter().map(|g| g.group).collect();
+        assert_eq!(order, Group::ALL);
+        let pawn_attacks = a.groups[Group::PawnAttacks as usize];
+        assert_eq!((pawn_attacks.work, pawn_attacks.state.map(|c| c.value)), (None, Some(22.5)));
+        let hash = a.groups[Group::Hash as usize];
+        assert_eq!((hash.work.map(|c| c.value), hash.state), (Some(10.0), None));
+        // A remainder can be negative (interactions): it is kept signed.
+        let over = attribute(Cost::exact(50.0), vec![GroupParts::from_counts(Group::Kings, 50.0, Some(-5.0), Some(-10.0))]);
+        assert_eq!(over.unattributed.value, -10.0);
+    }
+
+    #[test]
+    fn intervals_combine_in_quadrature_with_signs() {
+        let a = cost(10.0, 7.0, 14.0);
+        let b = cost(20.0, 16.0, 23.0);
+        let sum = combine(&[(1.0, a), (1.0, b)]);
+        assert_eq!(sum.value, 30.0);
+        assert!((sum.interval[0] - (30.0 - 5.0)).abs() < 1e-12, "{sum:?}");
+        assert!((sum.interval[1] - (30.0 - 5.0 + 10.0)).abs() < 1e-12, "{sum:?}");
+        // Subtracting b: its upper side lowers the result.
+        let diff = combine(&[(1.0, a), (-1.0, b)]);
+        assert_eq!(diff.value, -10.0);
+        assert!((diff.interval[0] - (-10.0 - (9.0f64 + 9.0).sqrt())).abs() < 1e-12, "{diff:?}");
+        assert!((diff.interval[1] - (-10.0 + (16.0f64 + 16.0).sqrt())).abs() < 1e-12, "{diff:?}");
+    }
+
+    #[test]
+    fn the_table_has_every_group_the_inputs_and_the_remainder() {
+        let groups = vec![
+            GroupParts { group: Group::Knights, work: Some(cost(30.0, 28.0, 32.0)), state: Some(cost(20.0, 19.0, 21.0)) },
+            GroupParts { group: Group::Hash, work: Some(cost(5.0, 4.0, 6.0)), state: None },
+        ];
+        let ablation = attribute(cost(100.0, 99.0, 101.0), groups);
+        let counters = CounterRows {
+            groups: vec![("knights".into(), 48.0, Some(45.0)), ("rooks".into(), -3.0, Some(-1.0))],
+            inputs: vec![("pawn_entry".into(), 12.0, None)],
+            whole: Some(90.0),
+            unattributed: Some(-2.0),
+            unattributed_floor: None,
+            pair_ticks: 20.0,
+            instrumented_floor: Some(115.0),
+        };
+        let t = table("opening", "chain", 3, Some(&ablation), Some(&counters), None, Some(100.0));
+        let names: Vec<&str> = t.rows.iter().map(|r| r.row.as_str()).collect();
+        let mut want: Vec<&str> = Group::ALL.iter().map(|g| g.name()).collect();
+        want.extend(["pawn_entry", "unattributed"]);
+        assert_eq!(names, want);
+        let row = |n: &str| t.rows.iter().find(|r| r.row == n).unwrap();
+        assert_eq!(row("knights").ablation.unwrap().value, 50.0);
+        assert_eq!(row("knights").counter, Some(48.0));
+        // Counter rows never go below zero; the remainder stays signed.
+        assert_eq!(row("rooks").counter, Some(0.0));
+        assert_eq!(row("rooks").counter_floor, Some(0.0));
+        assert_eq!(row("unattributed").counter, Some(-2.0));
+        assert_eq!(row("unattributed").ablation.unwrap().value, 45.0);
+        // Groups never measured by a source have no figure from it.
+        assert_eq!(row("queens").ablation, None);
+        assert_eq!(row("queens").instructions, None);
+        assert_eq!(row("pawn_entry").kind, RowKind::Input);
+        // The ablation rows and the remainder add up to its full floor.
+        let sum: f64 = t.rows.iter().filter_map(|r| r.ablation).map(|c| c.value).sum();
+        assert_eq!(sum, t.whole.ablation_floor.unwrap());
+        assert_eq!(t.whole.instrumented_ratio, Some(1.15));
+        assert_eq!(unattributed_share(&t), Some(0.45));
+        assert_eq!(compared_groups(&t), vec![("knights", 50.0, 48.0)]);
+        assert_eq!(top_three(&t, |r| r.ablation.map(|c| c.value)), vec!["knights", "hash"]);
+        assert_eq!(top_three(&t, |r| r.counter), vec!["knights", "rooks"]);
+    }
+
+    #[test]
+    fn agreement_is_within_a_fifth_or_ten_ticks() {
+        assert!(agrees(100.0, 80.0) && agrees(100.0, 120.0) && !agrees(100.0, 79.0) && !agrees(100.0, 121.0));
+        // Below 50 ticks, 10 ticks is the larger allowance.
+        assert!(agrees(30.0, 40.0) && agrees(30.0, 20.0) && !agrees(30.0, 40.5));
+    }
+}
