@@ -12,7 +12,7 @@
 //!   file, mobility and variant in turn (a fresh evaluator each), one
 //!   untimed warm-up pass and `evaluate_passes`; one JSON object listing
 //!   the runs in order. Under callgrind with
-//!   `--dump-after='*evaluate_passes*'` each run's count is its own dump, so
+//!   `--dump-after='*evaluate_passes'` each run's count is its own dump, so
 //!   one process counts every variant (boardbench evalcycles does this).
 //! * `ablation compare FILE [--mobility M] [--rounds R] [--json]`: a quick
 //!   in-process look: each variant against the full evaluation, the two

@@ -331,8 +331,9 @@ pub struct Segment {
     pub value: f64,
 }
 
-/// A stacked bar: two lines of label (e.g. implementation, source) and its
-/// segments, bottom to top.
+/// A stacked bar: two lines of label and its segments, bottom to top. The
+/// first line is written under the bar; the second once under each run of
+/// neighbouring bars that share it (e.g. source, then implementation).
 #[derive(Clone, Debug)]
 pub struct StackedBar {
     pub label: [String; 2],
@@ -358,7 +359,7 @@ pub struct StackedPanels<'a> {
 }
 
 /// Width of the legend column of [`stacked_panels`], in pixels.
-const LEGEND_WIDTH: u32 = 230;
+const LEGEND_WIDTH: u32 = 215;
 
 fn stacked_panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -376,14 +377,15 @@ fn stacked_panel<DB: DrawingBackend>(
     let ymin = if lo < 0.0 { lo * 1.12 } else { 0.0 };
     let mut chart = ChartBuilder::on(area)
         .margin(10)
-        .x_label_area_size(52)
-        .y_label_area_size(72)
+        .x_label_area_size(62)
+        .y_label_area_size(66)
         .build_cartesian_2d(0.0..n, ymin..upper(hi))?;
     chart
         .configure_mesh()
         .disable_x_mesh()
         .x_labels(0)
         .y_desc(y_label)
+        .y_label_formatter(&|y| format!("{y:.0}"))
         .label_style((FAMILY, 14))
         .axis_desc_style((FAMILY, 16))
         .draw()?;
@@ -405,11 +407,35 @@ fn stacked_panel<DB: DrawingBackend>(
                 chart.draw_series([Rectangle::new([(left, y0), (right, y1)], BLACK.stroke_width(2))])?;
             }
         }
-        let base = area.get_base_pixel();
-        let (x, y) = chart.backend_coord(&(i as f64 + 0.5, ymin));
-        let style = TextStyle::from((FAMILY, 15).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
-        area.draw_text(&b.label[0], &style, (x - base.0, y - base.1 + 8))?;
-        area.draw_text(&b.label[1], &style, (x - base.0, y - base.1 + 26))?;
+    }
+    // Under each bar its first label line; under each run of bars with the
+    // same second line, that line once, centred (split at a hyphen when it
+    // is wider than the run).
+    let base = area.get_base_pixel();
+    let style = TextStyle::from((FAMILY, 14).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
+    let at = |x: f64| {
+        let (px, py) = chart.backend_coord(&(x, ymin));
+        (px - base.0, py - base.1)
+    };
+    for (i, b) in bars.iter().enumerate() {
+        let (x, y) = at(i as f64 + 0.5);
+        area.draw_text(&b.label[0], &style, (x, y + 6))?;
+    }
+    let mut i = 0;
+    while i < bars.len() {
+        let run = bars[i..].iter().take_while(|b| b.label[1] == bars[i].label[1]).count();
+        let ((left, y), (right, _)) = (at(i as f64), at((i + run) as f64));
+        let text = &bars[i].label[1];
+        let wide = area.estimate_text_size(text, &style)?.0 as i32 > right - left;
+        let lines: Vec<String> = match text.split_once('-') {
+            Some((a, b)) if wide => vec![format!("{a}-"), b.to_string()],
+            _ => vec![text.clone()],
+        };
+        let top = if bars[i].label[0].is_empty() { y + 6 } else { y + 24 };
+        for (k, line) in lines.iter().enumerate() {
+            area.draw_text(line, &style, ((left + right) / 2, top + 17 * k as i32))?;
+        }
+        i += run;
     }
     if ymin < 0.0 {
         chart.draw_series([PathElement::new(vec![(0.0, 0.0), (n, 0.0)], BLACK.stroke_width(1))])?;
@@ -422,12 +448,14 @@ fn stacked_panels_draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, p: &Sta
     let root = root.titled(p.title, (FAMILY, 22))?;
     let (w, _) = root.dim_in_pixel();
     let (plots, legend) = root.split_horizontally(w.saturating_sub(LEGEND_WIDTH) as i32);
-    let total: usize = p.panels.iter().map(|(_, b)| b.len().max(1)).sum::<usize>().max(1);
+    // Room for at least four bars in every panel, so its labels fit.
+    let slots = |bars: &[StackedBar]| bars.len().max(4);
+    let total: usize = p.panels.iter().map(|(_, b)| slots(b)).sum::<usize>().max(1);
     let width = plots.dim_in_pixel().0 as usize;
     let mut rest = plots;
     for (i, (y_label, bars)) in p.panels.iter().enumerate() {
         let area = if i + 1 < p.panels.len() {
-            let (this, next) = rest.split_horizontally((width * bars.len().max(1) / total) as i32);
+            let (this, next) = rest.split_horizontally((width * slots(bars) / total) as i32);
             rest = next;
             this
         } else {
@@ -482,7 +510,14 @@ fn small_multiples<DB: DrawingBackend>(
             .x_label_area_size(22)
             .y_label_area_size(38)
             .build_cartesian_2d(2.0..33.0, ymin..upper(hi))?;
-        chart.configure_mesh().label_style((FAMILY, 11)).x_labels(6).y_labels(5).draw()?;
+        chart
+            .configure_mesh()
+            .label_style((FAMILY, 11))
+            .x_labels(6)
+            .y_labels(5)
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .draw()?;
         for (i, s) in series.iter().enumerate() {
             let c = colour(i);
             chart.draw_series(LineSeries::new(s.points.iter().copied(), c.stroke_width(2)))?;
@@ -581,7 +616,7 @@ fn attribution_plots(name: &str, a: &EvalAttribution, dir: &Path) -> Result<Vec<
             let counters: Vec<Segment> = t.rows.iter().filter_map(|r| seg(&r.row, false, r.counter)).collect();
             let counted: Vec<Segment> = t.rows.iter().filter_map(|r| seg(&r.row, false, r.instructions)).collect();
             let bar = |source: &str, segments: Vec<Segment>| {
-                (!segments.is_empty()).then(|| StackedBar { label: [t.arm.clone(), source.to_string()], segments })
+                (!segments.is_empty()).then(|| StackedBar { label: [source.to_string(), t.arm.clone()], segments })
             };
             ticks.extend(bar("ablation", ablation));
             ticks.extend(bar("counters", counters));
@@ -771,5 +806,74 @@ mod tests {
         let files = stacked_terms(&dir.path().join("terms"), "eval terms", "ticks", &terms).unwrap();
         let svg = std::fs::read_to_string(&files[0]).unwrap();
         assert!(svg.contains("mobility") && svg.contains("chain"));
+    }
+
+    /// evalcycles' attribution: stacked bars per bucket with the remainder
+    /// as its own outlined segment (below zero when negative), and the
+    /// groups against men, from a report of the kind a run writes.
+    #[test]
+    fn attribution_plots_show_every_bar_and_the_remainder() {
+        use crate::suite::benchmarks::evalcycles::attribution::{attribute, table, CounterRows, GroupParts};
+        use crate::suite::report::{Cost, GroupLadder};
+        use engine::eval::groups::Group;
+        let mut tables = Vec::new();
+        let mut ladder = Vec::new();
+        for bucket in ["opening", "endgame"] {
+            for (k, arm) in ["mailbox", "chain", "single-probe"].into_iter().enumerate() {
+                let parts: Vec<GroupParts> = Group::ALL
+                    .iter()
+                    .map(|&g| {
+                        GroupParts::from_counts(g, 100.0, g.has_work().then_some(95.0), g.has_state().then_some(90.0))
+                    })
+                    .collect();
+                let ablation = attribute(Cost::exact(100.0 + 30.0 * k as f64), parts.clone());
+                let counters = CounterRows {
+                    groups: Group::ALL.iter().map(|g| (g.name().to_string(), 9.0, None)).collect(),
+                    inputs: vec![("pawn_entry".into(), 4.0, None)],
+                    whole: Some(80.0),
+                    unattributed: Some(-60.0),
+                    ..CounterRows::default()
+                };
+                let instructions = attribute(Cost::exact(400.0), parts);
+                tables.push(table(bucket, arm, 3, Some(&ablation), Some(&counters), Some(&instructions), Some(95.0)));
+                if bucket == "opening" {
+                    for g in Group::ALL {
+                        let points = (3..=32).map(|m| [f64::from(m), f64::from(m) * (k + 1) as f64]).collect();
+                        ladder.push(GroupLadder {
+                            arm: arm.into(),
+                            group: g.name().into(),
+                            label: g.label().into(),
+                            points,
+                        });
+                    }
+                }
+            }
+        }
+        let a = EvalAttribution { tables, ladder, notes: Vec::new() };
+        let dir = tempfile::tempdir().unwrap();
+        let files = attribution_plots("evalcycles", &a, dir.path()).unwrap();
+        let names: Vec<String> = files.iter().map(|f| f.file_name().unwrap().to_string_lossy().to_string()).collect();
+        assert_eq!(
+            names,
+            [
+                "evalcycles-terms-opening.svg",
+                "evalcycles-terms-opening.png",
+                "evalcycles-terms-endgame.svg",
+                "evalcycles-terms-endgame.png",
+                "evalcycles-groups-men.svg",
+                "evalcycles-groups-men.png"
+            ]
+        );
+        let svg = std::fs::read_to_string(&files[0]).unwrap();
+        for text in
+            ["unattributed (whole - rows)", "pawn entry (input)", "ablation", "counters", "mailbox", "instructions"]
+        {
+            assert!(svg.contains(text), "{text}");
+        }
+        // The counters' remainder is negative here: the bars reach below zero.
+        assert!(svg.split_whitespace().any(|w| w == "-50"), "a negative axis label");
+        let men = std::fs::read_to_string(&files[4]).unwrap();
+        assert!(men.contains("kings") && men.contains("single-probe") && men.contains("men on the board"));
+        assert!(dark_pixels(&files[5], 0..1000, 0..30) > 100, "the title is drawn");
     }
 }
