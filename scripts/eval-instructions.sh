@@ -7,7 +7,8 @@
 # A group's own work costs full - without_G; the state it builds for later
 # groups costs without_G - without_G_state; what no variant removes (the
 # material and pawn entries, clearing the attack words, glue) is the
-# unattributed remainder, full - the sum of the groups.
+# inputs alone (every group left out) cost what the `inputs_only` variant
+# counts; the unattributed remainder is full - the groups - the inputs.
 #
 # Usage: scripts/eval-instructions.sh [--json FILE] [--buckets DIR] [--reps N] [MOBILITY...]
 #   --buckets DIR  EPD files DIR/NAME.epd, one bucket each (default: made by
@@ -87,6 +88,10 @@ for (m, b), c in per.items():
         whole = full - c.get(f"without_{g}_state", without)
         total += whole
         rows.append({"group": g, "label": label, "work": work, "state": state, "instructions": whole})
+    inputs = c.get("inputs_only")
+    if inputs is not None:
+        total += inputs
+        rows.append({"group": "inputs", "label": "inputs alone", "work": None, "state": None, "instructions": inputs})
     results.append({"mobility": m, "bucket": b, "full": full, "variants": c, "groups": rows,
                     "sum_of_groups": total, "unattributed": full - total})
 fmt = lambda x: "-" if x is None else f"{x:.1f}"
@@ -96,9 +101,9 @@ for r in results:
     print(f"  {'group':<28} {'work':>9} {'state':>9} {'whole':>9} {'share':>7}")
     for g in r["groups"]:
         print(f"  {g['label']:<28} {fmt(g['work']):>9} {fmt(g['state']):>9} {g['instructions']:>9.1f} {100*g['instructions']/r['full']:>6.1f}%")
-    print(f"  {'sum of groups':<28} {'':>9} {'':>9} {r['sum_of_groups']:>9.1f} {100*r['sum_of_groups']/r['full']:>6.1f}%")
+    print(f"  {'sum of rows':<28} {'':>9} {'':>9} {r['sum_of_groups']:>9.1f} {100*r['sum_of_groups']/r['full']:>6.1f}%")
     print(f"  {'unattributed':<28} {'':>9} {'':>9} {r['unattributed']:>9.1f} {100*r['unattributed']/r['full']:>6.1f}%")
-    top = sorted(r["groups"], key=lambda g: -g["instructions"])[:3]
+    top = sorted((g for g in r["groups"] if g["group"] != "inputs"), key=lambda g: -g["instructions"])[:3]
     print("  top three: " + ", ".join(g["group"] for g in top))
 if out:
     tmp = out + ".tmp"

@@ -168,7 +168,8 @@ fn list(as_json: bool) {
     }
     for v in Ablation::ALL {
         let what = match (v.group, v.state) {
-            (None, _) => "the whole evaluation".to_string(),
+            (None, false) => "the whole evaluation".to_string(),
+            (None, true) => "every group's work and state left out: the inputs alone (timing only)".to_string(),
             (Some(g), false) => format!("{}: its own work left out (score exact)", g.label()),
             (Some(g), true) => format!(
                 "{}: its work and the state it builds left out ({})",
@@ -342,7 +343,9 @@ fn compare(file: &Path, kind: MobilityKind, rounds: u32, as_json: bool) -> Resul
             }
         })
         .collect();
-    let sum: f64 = rows.iter().map(|r| r.whole).sum();
+    // What no group removes, measured alone.
+    let inputs = floor[Ablation::ALL.iter().position(|a| *a == Ablation::INPUTS_ONLY).expect("a variant")];
+    let sum: f64 = rows.iter().map(|r| r.whole).sum::<f64>() + inputs;
     if as_json {
         let groups: Vec<Value> = rows
             .iter()
@@ -357,7 +360,7 @@ fn compare(file: &Path, kind: MobilityKind, rounds: u32, as_json: bool) -> Resul
             "{}",
             json!({"file": file.display().to_string(), "mobility": kind.name(), "positions": ps.len(),
                    "rounds": rounds, "full_ticks": full, "floors": floors, "groups": groups,
-                   "sum_of_groups": sum, "unattributed": full - sum})
+                   "inputs_ticks": inputs, "sum_of_rows": sum, "unattributed": full - sum})
         );
         return Ok(());
     }
@@ -374,7 +377,8 @@ fn compare(file: &Path, kind: MobilityKind, rounds: u32, as_json: bool) -> Resul
             100.0 * r.whole / full
         );
     }
-    println!("{:<28} {:>8} {:>8} {:>8.1} {:>6.1}%", "sum of groups", "", "", sum, 100.0 * sum / full);
+    println!("{:<28} {:>8} {:>8} {:>8.1} {:>6.1}%", "inputs alone", "", "", inputs, 100.0 * inputs / full);
+    println!("{:<28} {:>8} {:>8} {:>8.1} {:>6.1}%", "sum of rows", "", "", sum, 100.0 * sum / full);
     println!("{:<28} {:>8} {:>8} {:>8.1} {:>6.1}%", "unattributed", "", "", full - sum, 100.0 * (full - sum) / full);
     println!("{:<28} {:>8} {:>8} {:>8.1}", "full evaluation", "", "", full);
     Ok(())

@@ -826,7 +826,7 @@ mod tests {
                         GroupParts::from_counts(g, 100.0, g.has_work().then_some(95.0), g.has_state().then_some(90.0))
                     })
                     .collect();
-                let ablation = attribute(Cost::exact(100.0 + 30.0 * k as f64), parts.clone());
+                let ablation = attribute(Cost::exact(100.0 + 30.0 * k as f64), parts.clone(), Some(Cost::exact(12.0)));
                 let counters = CounterRows {
                     groups: Group::ALL.iter().map(|g| (g.name().to_string(), 9.0, None)).collect(),
                     inputs: vec![("pawn_entry".into(), 4.0, None)],
@@ -834,7 +834,7 @@ mod tests {
                     unattributed: Some(-60.0),
                     ..CounterRows::default()
                 };
-                let instructions = attribute(Cost::exact(400.0), parts);
+                let instructions = attribute(Cost::exact(400.0), parts, Some(Cost::exact(40.0)));
                 tables.push(table(bucket, arm, 3, Some(&ablation), Some(&counters), Some(&instructions), Some(95.0)));
                 if bucket == "opening" {
                     for g in Group::ALL {

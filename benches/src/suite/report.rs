@@ -169,9 +169,9 @@ pub struct AttributionTable {
     pub arm: String,
     pub positions: usize,
     pub whole: WholeEvaluation,
-    /// The ten groups in evaluation order, then the inputs the counters
-    /// time on their own (in the ablation and instruction columns they lie
-    /// in the unattributed row), then the unattributed row.
+    /// The ten groups in evaluation order, then the inputs (alone, as the
+    /// ablation and instructions measure them; one by one, as the counters
+    /// time them), then the unattributed row.
     pub rows: Vec<AttributionRow>,
 }
 
@@ -181,13 +181,18 @@ pub struct WholeEvaluation {
     /// Floor of the full evaluation in the ablation runs (ticks per
     /// evaluation; the median over the runs, one per group).
     pub ablation_floor: Option<f64>,
-    /// Floor of the engine's evaluation in the whole-evaluation arms (the
-    /// uninstrumented floor).
+    /// Floor of the engine's evaluation in the whole-evaluation arms
+    /// (boardbench's build, no counters).
     pub uninstrumented_floor: Option<f64>,
     /// Floor (10th percentile of passes) of the eval-time build's
     /// evaluation with the rotating counters on, in every evaluation.
     pub instrumented_floor: Option<f64>,
-    /// `instrumented_floor / uninstrumented_floor`.
+    /// The same with the counters off (the evaluation's copy without their
+    /// tests), its passes interleaved with the instrumented ones.
+    #[serde(default)]
+    pub counters_off_floor: Option<f64>,
+    /// `instrumented_floor / counters_off_floor`: what the counters cost an
+    /// evaluation, both measured in one process under the same conditions.
     pub instrumented_ratio: Option<f64>,
     /// The counters' whole evaluation (timed whole, its pair subtracted).
     pub counter_whole: Option<f64>,
@@ -203,8 +208,9 @@ pub struct WholeEvaluation {
 pub enum RowKind {
     /// One of the evaluation's ten groups.
     Group,
-    /// An input every group reads (material entry, pawn entry, clearing the
-    /// attack words): timed by the counters, left out by no variant.
+    /// What no group removes: the inputs alone (ablation, instructions: the
+    /// `inputs_only` variant), or one input every group reads (counters:
+    /// material entry, pawn entry, clearing the attack words).
     Input,
     /// The whole minus the sum of the rows above (signed).
     Unattributed,

@@ -95,13 +95,14 @@ fn one_table(t: &AttributionTable) -> String {
     let w = &t.whole;
     let _ = writeln!(
         s,
-        "  {} {} ({} positions), ticks per evaluation: ablation floor {}, uninstrumented {}, instrumented {}{}, \
-         counters' whole {} (pair {} subtracted per region), {} instructions",
+        "  {} {} ({} positions), ticks per evaluation: ablation floor {}, whole-evaluation arm {}; eval-time build: \
+         counters off {}, instrumented {}{}, counters' whole {} (pair {} subtracted per region); {} instructions",
         t.bucket,
         t.arm,
         t.positions,
         figure(w.ablation_floor, 1),
         figure(w.uninstrumented_floor, 1),
+        figure(w.counters_off_floor, 1),
         figure(w.instrumented_floor, 1),
         w.instrumented_ratio.map(|r| format!(" ({r:.2}x)")).unwrap_or_default(),
         figure(w.counter_whole, 1),
@@ -135,7 +136,7 @@ fn one_table(t: &AttributionTable) -> String {
         checks.push(format!("unattributed {:.1}% of the ablation floor (at most 15%)", 100.0 * u));
     }
     if let Some(r) = w.instrumented_ratio {
-        checks.push(format!("instrumented {r:.2}x the uninstrumented floor (at most 1.3x)"));
+        checks.push(format!("instrumented {r:.2}x the floor with the counters off (at most 1.3x)"));
     }
     let compared = compared_groups(t);
     if !compared.is_empty() {
@@ -145,7 +146,7 @@ fn one_table(t: &AttributionTable) -> String {
             .map(|(g, a, c)| format!("{g} {c:.0} vs {a:.0}"))
             .collect();
         checks.push(format!(
-            "counters within 20% or 10 ticks of ablation for {} of {} groups of {AGREE_FROM_TICKS:.0}+ ticks{}",
+            "counter floors within 20% or 10 ticks of ablation for {} of {} groups of {AGREE_FROM_TICKS:.0}+ ticks{}",
             compared.len() - off.len(),
             compared.len(),
             if off.is_empty() { String::new() } else { format!(" (off: {})", off.join(", ")) }

@@ -122,6 +122,10 @@ mod counted {
     /// (the compiler may specialise the loop for it).
     struct Passes {
         on: Vec<f64>,
+        /// A third evaluator with the counters off (the copy of the
+        /// evaluation without their tests), interleaved with the others: the
+        /// uninstrumented cost in this process, under the same conditions.
+        off: Vec<f64>,
         slots: Vec<(Slot, Vec<f64>)>,
     }
 
@@ -208,9 +212,12 @@ mod counted {
         let mut on = Evaluation::<M, D>::new(set, Weights::default(), config);
         let mut probe = Evaluation::<M, D>::new(set, Weights::default(), config);
         probe.counters_mut().set_fenced(fenced);
-        let (mut ps_on, mut ps_probe) = (positions.to_vec(), positions.to_vec());
+        let mut off = Evaluation::<M, D>::new(set, Weights::default(), config);
+        off.counters_mut().set_mode(CounterMode::Off);
+        let (mut ps_on, mut ps_probe, mut ps_off) = (positions.to_vec(), positions.to_vec(), positions.to_vec());
         pass(&mut on, &mut ps_on);
         pass(&mut probe, &mut ps_probe);
+        pass(&mut off, &mut ps_off);
         on.counters_mut().set_mode(mode);
         on.counters_mut().set_fenced(fenced);
         on.counters_mut().set_duty(duty);
@@ -218,12 +225,14 @@ mod counted {
         // position, and the lowest per slot is a floor.
         on.counters_mut().set_run_length(positions.len() as u32);
         let before = Ends::of(&on);
-        let mut p = Passes { on: Vec::new(), slots: Slot::ALL.iter().map(|&s| (s, Vec::new())).collect() };
+        let mut p =
+            Passes { on: Vec::new(), off: Vec::new(), slots: Slot::ALL.iter().map(|&s| (s, Vec::new())).collect() };
         for r in 0..reps {
             // Pass r starts the rotation at slot r: every position is timed
             // under every slot over the passes.
             on.counters_mut().set_rotation(r as usize);
             p.on.push(pass(&mut on, &mut ps_on));
+            p.off.push(pass(&mut off, &mut ps_off));
             for (slot, out) in p.slots.iter_mut() {
                 probe.counters_mut().set_mode(CounterMode::Fixed(*slot));
                 out.push(pass(&mut probe, &mut ps_probe));
@@ -400,7 +409,9 @@ mod counted {
                     .collect();
                 json!({"ticks_per_eval": median(&p.on), "min_ticks_per_eval": minimum(&p.on),
                        "floor_ticks_per_eval": floor(&p.on), "passes": p.on.len(),
-                       "per_slot": slots})
+                       "per_slot": slots,
+                       "uninstrumented": {"ticks_per_eval": median(&p.off), "min_ticks_per_eval": minimum(&p.off),
+                                          "floor_ticks_per_eval": floor(&p.off)}})
             });
             json!({
                 "positions": self.positions,
@@ -527,10 +538,15 @@ mod counted {
             if let Some(p) = self.passes {
                 println!(
                     "instrumented: {:.0} ticks per evaluation with these counters (median of {} passes timed from \
-                     outside; fastest {:.0}): set it against the floor of a build without the counters",
+                     outside; fastest {:.0}, 10th percentile {:.0}); with the counters off, interleaved: median {:.0}, \
+                     10th percentile {:.0} ({:.2}x)",
                     median(&p.on),
                     p.on.len(),
-                    minimum(&p.on)
+                    minimum(&p.on),
+                    floor(&p.on),
+                    median(&p.off),
+                    floor(&p.off),
+                    floor(&p.on) / floor(&p.off)
                 );
                 let per: Vec<String> =
                     p.slots.iter().map(|(slot, v)| format!("{} {:.0}", slot.name(), median(v))).collect();

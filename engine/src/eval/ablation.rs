@@ -22,9 +22,14 @@
 //!   scores. Cost of G's state = floor(without_G) - floor(without_G_state);
 //!   G's whole cost = floor(full) - floor(without_G_state).
 //!
-//! What no variant removes (the material and pawn entries, clearing the
-//! attack words, glue) stays in the unattributed remainder:
-//! floor(full) minus the sum of the groups' whole costs.
+//! * `inputs_only`: every group's work and state left out, so what no
+//!   group removes is left (the material and pawn entries, clearing the
+//!   attack words, glue, the call): its floor is that part's cost. Timing
+//!   only (it scores nothing).
+//!
+//! floor(full) minus the sum of the groups' whole costs and the inputs is
+//! the unattributed remainder: what the groups' interactions add or take
+//! away.
 //!
 //! Every variant is reached through [`DynEvaluation`], one indirect call per
 //! evaluation chosen once by [`ablated`], so the full evaluation and each
@@ -43,9 +48,10 @@ use crate::position::Position;
 /// One ablation variant of the evaluation.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Ablation {
-    /// `full`, `without_G` or `without_G_state`.
+    /// `full`, `without_G`, `without_G_state` or `inputs_only`.
     pub name: &'static str,
-    /// The group left out; `None` for the full evaluation.
+    /// The group left out; `None` for the full evaluation and (with
+    /// `state`) for the inputs alone.
     pub group: Option<Group>,
     /// The state the group builds is left out too (timing only).
     pub state: bool,
@@ -68,7 +74,7 @@ macro_rules! ablations {
 
         impl Ablation {
             /// Every variant, the full evaluation first.
-            pub const ALL: [Ablation; 17] = [$(Ablation { name: $name, group: $group, state: $state, mask: mask::$konst }),+];
+            pub const ALL: [Ablation; 18] = [$(Ablation { name: $name, group: $group, state: $state, mask: mask::$konst }),+];
         }
 
         /// The variant `mask` of mobility set `set` behind one indirect call.
@@ -86,9 +92,20 @@ macro_rules! ablations {
     };
 }
 
-/// The skip mask that leaves out `group`'s work (and its state).
+/// The skip mask that leaves out `group`'s work (and its state); with no
+/// group, nothing (the full evaluation) or, with `state`, every group's
+/// work and state (the inputs alone).
 const fn skip_mask(group: Option<Group>, state: bool) -> u32 {
     match group {
+        None if state => {
+            let mut mask = 0;
+            let mut i = 0;
+            while i < Group::ALL.len() {
+                mask |= Group::ALL[i].work_bit() | Group::ALL[i].state_bit();
+                i += 1;
+            }
+            mask
+        }
         None => 0,
         Some(g) if state => g.work_bit() | g.state_bit(),
         Some(g) => g.work_bit(),
@@ -113,11 +130,15 @@ ablations! {
     WITHOUT_KINGS_STATE = "without_kings_state", Some(Group::Kings), true;
     WITHOUT_PASSERS = "without_passers", Some(Group::Passers), false;
     WITHOUT_PASSERS_STATE = "without_passers_state", Some(Group::Passers), true;
+    INPUTS_ONLY = "inputs_only", None, true;
 }
 
 impl Ablation {
     /// The full evaluation (nothing skipped).
     pub const FULL: Ablation = Ablation::ALL[0];
+
+    /// Every group's work and state left out: the inputs alone.
+    pub const INPUTS_ONLY: Ablation = Ablation::ALL[17];
 
     /// The variant of this name, if any.
     pub fn parse(name: &str) -> Option<Ablation> {
@@ -132,7 +153,7 @@ impl Ablation {
 
     /// Does the variant score exactly the full evaluation minus its group's
     /// terms? (Leaving out state changes later groups' scores, except the
-    /// records', which are not scores.)
+    /// records', which are not scores; the inputs alone score nothing.)
     pub fn score_exact(&self) -> bool {
         !self.state || self.group == Some(Group::Passers)
     }
@@ -320,6 +341,26 @@ mod tests {
             // Each scoring group changes the score somewhere in the sample.
             if g != Group::Hash {
                 assert!(nonzero[g as usize] > 10, "{g} scored on only {} positions", nonzero[g as usize]);
+            }
+        }
+    }
+
+    /// The inputs alone score nothing and trace no term, on every kind.
+    #[test]
+    fn the_inputs_alone_score_nothing() {
+        assert_eq!(Ablation::INPUTS_ONLY.name, "inputs_only");
+        assert_eq!(Ablation::INPUTS_ONLY.mask.count_ones(), 17, "ten work bits, seven state bits");
+        let positions = shipped_sample(60, 0x1A9);
+        for kind in MobilityKind::ALL {
+            let mut e = ablated(kind, Ablation::INPUTS_ONLY, Weights::default(), full_eval_config());
+            for pos in &positions {
+                assert_eq!(e.evaluate(&mut pos.clone(), -WINDOW, WINDOW), 0, "{kind}: {}", pos.to_fen());
+                let t = e.trace(&mut pos.clone());
+                for term in Term::ALL {
+                    for c in Color::ALL {
+                        assert_eq!(t.term(term, c), 0, "{kind} {term:?}: {}", pos.to_fen());
+                    }
+                }
             }
         }
     }

@@ -12,7 +12,15 @@
 //!   work = floor(full) - floor(without_G), state = floor(without_G) -
 //!   floor(without_G_state);
 //! * hash, material, pawns (work only) and pawn attacks (state only): `full`
-//!   as the baseline and the one variant against it.
+//!   as the baseline and the one variant against it;
+//! * and one more job, `full` against `inputs_only` (every group left out):
+//!   the floor of what no group removes, its own row.
+//!
+//! Each job's parts are taken as shares of that job's full floor and set
+//! against the median full floor of all the jobs: on a shared machine a
+//! job can run tens of percent slower or faster than the next (the other
+//! core's load, frequency), which moves its parts in proportion; shares
+//! cancel that, differences of floors from different jobs would not.
 //!
 //! Each variant has its own pawn hash (2 MiB, of which the positions touch
 //! a few hundred lines); with all seventeen variants in one job their
@@ -102,6 +110,7 @@ macro_rules! routines {
             evaluate::<$k, 14>,
             evaluate::<$k, 15>,
             evaluate::<$k, 16>,
+            evaluate::<$k, 17>,
         ]
     };
 }
@@ -121,8 +130,10 @@ fn release(kind: MobilityKind) {
     EVALUATORS.with_borrow_mut(|t| t[k].iter_mut().for_each(|e| *e = None));
 }
 
-/// The variants of one group's job, the baseline first.
-pub fn job(group: Group) -> Vec<Ablation> {
+/// The variants of one group's job (`None`: the inputs' job), the
+/// baseline first.
+pub fn job(group: Option<Group>) -> Vec<Ablation> {
+    let Some(group) = group else { return vec![Ablation::FULL, Ablation::INPUTS_ONLY] };
     let without = Ablation::of(group, false);
     let without_state = Ablation::of(group, true);
     match (without, without_state) {
@@ -132,8 +143,8 @@ pub fn job(group: Group) -> Vec<Ablation> {
     }
 }
 
-/// Progress labels, one per group.
-const LABELS: [&str; 10] = [
+/// Progress labels, one per group, then the inputs' job.
+const LABELS: [&str; 11] = [
     "ablate hash",
     "ablate material",
     "ablate pawns",
@@ -144,6 +155,7 @@ const LABELS: [&str; 10] = [
     "ablate queens",
     "ablate kings",
     "ablate passers",
+    "ablate inputs",
 ];
 
 /// The plan of one job.
@@ -161,18 +173,40 @@ fn plan(ctx: &Context) -> Plan {
     p
 }
 
-/// One group's parts on one workload of its job: from the job's floors and
-/// ratios (arm order as in [`job`]).
+/// What one job measured on one workload, in that job's ticks.
 #[derive(Clone, Copy, Debug)]
-pub struct Measured {
-    pub parts: GroupParts,
-    /// The full evaluation's floor and its interval in this job.
+pub enum Measured {
+    /// A group's parts.
+    Group(GroupParts),
+    /// The inputs alone: the `inputs_only` floor.
+    Inputs(Cost),
+}
+
+/// One job's figures on one workload: what it measured, and the full
+/// evaluation's floor with its interval in that job.
+#[derive(Clone, Copy, Debug)]
+pub struct JobResult {
+    pub measured: Measured,
     pub full: Cost,
 }
 
-/// The parts from a job's baseline floor and the candidates' ratios to it.
-/// `ratios[i]` belongs to `variants[i + 1]`.
-pub fn parts_of(group: Group, variants: &[Ablation], base_floor: f64, ratios: &[Cost]) -> GroupParts {
+impl JobResult {
+    /// The figures as shares of the job's full floor, times `full`.
+    fn scaled_to(self, full: f64) -> Measured {
+        let k = full / self.full.value;
+        let scale = |c: Cost| Cost { value: c.value * k, interval: [c.interval[0] * k, c.interval[1] * k] };
+        match self.measured {
+            Measured::Group(p) => {
+                Measured::Group(GroupParts { group: p.group, work: p.work.map(scale), state: p.state.map(scale) })
+            }
+            Measured::Inputs(c) => Measured::Inputs(scale(c)),
+        }
+    }
+}
+
+/// What a job measured, from its baseline floor and the candidates'
+/// ratios to it. `ratios[i]` belongs to `variants[i + 1]`.
+pub fn parts_of(group: Option<Group>, variants: &[Ablation], base_floor: f64, ratios: &[Cost]) -> Measured {
     let below = |r: &Cost| Cost {
         // base - arm = base × (1 - ratio): a ratio's upper end is the lower end.
         value: base_floor * (1.0 - r.value),
@@ -181,6 +215,14 @@ pub fn parts_of(group: Group, variants: &[Ablation], base_floor: f64, ratios: &[
     let above = |r: &Cost| Cost {
         value: base_floor * (r.value - 1.0),
         interval: [base_floor * (r.interval[0] - 1.0), base_floor * (r.interval[1] - 1.0)],
+    };
+    let Some(group) = group else {
+        // inputs_only = full × ratio.
+        let r = &ratios[0];
+        return Measured::Inputs(Cost {
+            value: base_floor * r.value,
+            interval: [base_floor * r.interval[0], base_floor * r.interval[1]],
+        });
     };
     let mut parts = GroupParts { group, work: None, state: None };
     if variants[0] == Ablation::FULL {
@@ -196,7 +238,7 @@ pub fn parts_of(group: Group, variants: &[Ablation], base_floor: f64, ratios: &[
         parts.work = Some(above(&ratios[0]));
         parts.state = Some(below(&ratios[1]));
     }
-    parts
+    Measured::Group(parts)
 }
 
 /// What the ablation jobs of one implementation measured.
@@ -208,8 +250,12 @@ pub struct KindAblation {
     pub ladder: Vec<GroupLadder>,
 }
 
-/// The measured parts of a job's report, per bucket.
-fn bucket_parts(group: Group, variants: &[Ablation], r: &BenchReport) -> Result<Vec<(String, usize, Measured)>, String> {
+/// What a job's report measured, per bucket.
+fn bucket_parts(
+    group: Option<Group>,
+    variants: &[Ablation],
+    r: &BenchReport,
+) -> Result<Vec<(String, usize, JobResult)>, String> {
     let mut out = Vec::new();
     for b in &r.buckets {
         let base = b.arms.iter().find(|a| a.role == Role::Baseline).ok_or("a job without its baseline")?;
@@ -223,8 +269,8 @@ fn bucket_parts(group: Group, variants: &[Ablation], r: &BenchReport) -> Result<
         out.push((
             b.bucket.clone(),
             b.positions,
-            Measured {
-                parts: parts_of(group, variants, base.summary.floor, &ratios),
+            JobResult {
+                measured: parts_of(group, variants, base.summary.floor, &ratios),
                 full: Cost { value: full.summary.floor, interval: full.summary.floor_interval },
             },
         ));
@@ -241,11 +287,12 @@ fn median_full(fulls: &mut [Cost]) -> Cost {
 /// Every group's job for `kind`, over the buckets and the ladder.
 pub fn measure(ctx: &Context, set: &PositionSet, kind: MobilityKind) -> Result<KindAblation, String> {
     let plan = plan(ctx);
-    // Per bucket (in set order): per group its parts and the job's full floor.
-    let mut per_bucket: Vec<(String, usize, Vec<Measured>)> = Vec::new();
+    // Per bucket (in set order): every job's result.
+    let mut per_bucket: Vec<(String, usize, Vec<JobResult>)> = Vec::new();
     let mut ladder = Vec::new();
+    let jobs = Group::ALL.iter().map(|&g| Some(g)).chain([None]);
     let result = (|| {
-        for (g, &group) in Group::ALL.iter().enumerate() {
+        for (g, group) in jobs.enumerate() {
             let variants = job(group);
             let arms: Vec<Arm<Position>> = variants
                 .iter()
@@ -274,25 +321,46 @@ pub fn measure(ctx: &Context, set: &PositionSet, kind: MobilityKind) -> Result<K
                 }
             }
             // Full against the variant without the group and its state.
+            let Some(group) = group else { continue };
             let full = variants.iter().position(|v| *v == Ablation::FULL).expect("full in every job");
             let least = variants.iter().position(|v| v.state).unwrap_or(1 - full);
-            ladder.push(GroupLadder {
-                arm: kind.name().to_string(),
-                group: group.name().to_string(),
-                label: group.label().to_string(),
-                points: r.ladder.iter().map(|rung| [f64::from(rung.men), rung.cost[full] - rung.cost[least]]).collect(),
-            });
+            let rungs = r.ladder.iter().map(|rung| (rung.men, rung.cost[full], rung.cost[full] - rung.cost[least]));
+            ladder.push((group, rungs.collect::<Vec<_>>()));
         }
         Ok::<(), String>(())
     })();
     release(kind);
     result?;
+    // Each rung's cost as a share of its job's full floor there, set
+    // against the median of the jobs' full floors on that rung.
+    let median_at = |men: u32| {
+        let mut fulls: Vec<f64> =
+            ladder.iter().flat_map(|(_, rungs)| rungs.iter().filter(|r| r.0 == men).map(|r| r.1)).collect();
+        fulls.sort_by(f64::total_cmp);
+        fulls[fulls.len() / 2]
+    };
+    let ladder = ladder
+        .iter()
+        .map(|(group, rungs)| GroupLadder {
+            arm: kind.name().to_string(),
+            group: group.name().to_string(),
+            label: group.label().to_string(),
+            points: rungs.iter().map(|&(men, full, cost)| [f64::from(men), cost * median_at(men) / full]).collect(),
+        })
+        .collect();
     let buckets = per_bucket
         .into_iter()
-        .map(|(bucket, positions, measured)| {
-            let mut fulls: Vec<Cost> = measured.iter().map(|m| m.full).collect();
+        .map(|(bucket, positions, jobs)| {
+            let mut fulls: Vec<Cost> = jobs.iter().map(|j| j.full).collect();
             let full = median_full(&mut fulls);
-            (bucket, positions, attribute(full, measured.iter().map(|m| m.parts).collect()))
+            let (mut groups, mut inputs) = (Vec::new(), None);
+            for j in &jobs {
+                match j.scaled_to(full.value) {
+                    Measured::Group(p) => groups.push(p),
+                    Measured::Inputs(c) => inputs = Some(c),
+                }
+            }
+            (bucket, positions, attribute(full, groups, inputs))
         })
         .collect();
     Ok(KindAblation { kind, buckets, ladder })
@@ -305,13 +373,14 @@ mod tests {
 
     #[test]
     fn every_group_has_a_job_with_the_full_evaluation() {
+        assert_eq!(job(None), [Ablation::FULL, Ablation::INPUTS_ONLY]);
         for g in Group::ALL {
-            let j = job(g);
+            let j = job(Some(g));
             assert!(j.contains(&Ablation::FULL), "{g}");
             assert_eq!(j.len(), 1 + usize::from(g.has_work()) + usize::from(g.has_state()), "{g}");
             assert!(j.iter().filter(|v| **v != Ablation::FULL).all(|v| v.group == Some(g)));
         }
-        assert_eq!(LABELS.len(), Group::ALL.len());
+        assert_eq!(LABELS.len(), Group::ALL.len() + 1);
     }
 
     /// The routines table matches the variants: each routine scores as an
@@ -335,18 +404,45 @@ mod tests {
     #[test]
     fn parts_come_from_the_baseline_floor_and_the_ratios() {
         let r = |v: f64, lo: f64, hi: f64| Cost { value: v, interval: [lo, hi] };
+        let group = |m: Measured| match m {
+            Measured::Group(p) => p,
+            Measured::Inputs(_) => panic!("a group's job"),
+        };
         // without_knights at 900: full 1.05 × (945), without_knights_state 0.9 × (810).
-        let p = parts_of(Group::Knights, &job(Group::Knights), 900.0, &[r(1.05, 1.04, 1.06), r(0.9, 0.89, 0.91)]);
+        let knights = Some(Group::Knights);
+        let p = group(parts_of(knights, &job(knights), 900.0, &[r(1.05, 1.04, 1.06), r(0.9, 0.89, 0.91)]));
         let (work, state) = (p.work.unwrap(), p.state.unwrap());
         assert!((work.value - 45.0).abs() < 1e-9 && (work.interval[0] - 36.0).abs() < 1e-9, "{work:?}");
         assert!((state.value - 90.0).abs() < 1e-9 && (state.interval[0] - 81.0).abs() < 1e-9, "{state:?}");
         assert!((p.whole().value - 135.0).abs() < 1e-9);
         // full at 1000, without_pawn_attacks_state 0.97: 30 ticks of state.
-        let p = parts_of(Group::PawnAttacks, &job(Group::PawnAttacks), 1000.0, &[r(0.97, 0.96, 0.98)]);
+        let pa = Some(Group::PawnAttacks);
+        let p = group(parts_of(pa, &job(pa), 1000.0, &[r(0.97, 0.96, 0.98)]));
         assert_eq!(p.work, None);
         let s = p.state.unwrap();
         assert!((s.value - 30.0).abs() < 1e-9 && (s.interval[0] - 20.0).abs() < 1e-9 && (s.interval[1] - 40.0).abs() < 1e-9);
-        let p = parts_of(Group::Hash, &job(Group::Hash), 1000.0, &[r(0.99, 0.985, 0.995)]);
+        let hash = Some(Group::Hash);
+        let p = group(parts_of(hash, &job(hash), 1000.0, &[r(0.99, 0.985, 0.995)]));
         assert!((p.work.unwrap().value - 10.0).abs() < 1e-9 && p.state.is_none());
+        // The inputs alone: full × ratio.
+        let Measured::Inputs(c) = parts_of(None, &job(None), 400.0, &[r(0.25, 0.24, 0.26)]) else { panic!() };
+        assert_eq!((c.value, c.interval), (100.0, [96.0, 104.0]));
+    }
+
+    /// A job that ran 20% slow gives the same shares: scaled to the median
+    /// full floor, its parts are what a job at that floor would have read.
+    #[test]
+    fn parts_are_shares_of_their_jobs_full_floor() {
+        let slow = JobResult {
+            measured: Measured::Group(GroupParts {
+                group: Group::Rooks,
+                work: Some(Cost { value: 60.0, interval: [54.0, 66.0] }),
+                state: None,
+            }),
+            full: Cost { value: 1200.0, interval: [1190.0, 1210.0] },
+        };
+        let Measured::Group(p) = slow.scaled_to(1000.0) else { panic!() };
+        let w = p.work.unwrap();
+        assert!((w.value - 50.0).abs() < 1e-9 && (w.interval[0] - 45.0).abs() < 1e-9 && (w.interval[1] - 55.0).abs() < 1e-9);
     }
 }

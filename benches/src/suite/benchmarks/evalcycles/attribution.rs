@@ -10,11 +10,12 @@
 //!   later groups; pawn attacks have only this part);
 //! * whole = work + state = full - without_G_state.
 //!
-//! The unattributed row is the full evaluation minus the sum of the groups'
-//! wholes: what no variant leaves out (the material and pawn entries,
-//! clearing the attack words, glue), plus whatever the groups' interactions
-//! add or take away (signed). By construction the rows and the remainder
-//! add up to the full evaluation.
+//! What no group removes (the material and pawn entries, clearing the
+//! attack words, glue, the call) is measured alone, by the variant that
+//! leaves every group out (`inputs_only`): its own row. The unattributed
+//! row is the full evaluation minus the groups' wholes and the inputs: what
+//! the groups' interactions add or take away (signed). By construction the
+//! rows and the remainder add up to the full evaluation.
 //!
 //! Intervals: each part's 95% interval comes from its own paired ratio in
 //! the runner job that measured it. A sum or difference of parts takes each
@@ -81,22 +82,26 @@ impl GroupParts {
     }
 }
 
-/// The groups' rows and the remainder of one source.
+/// The groups' rows, the inputs' and the remainder of one source.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Attributed {
     pub full: Cost,
     /// In [`Group::ALL`] order; a group never measured has no entry.
     pub groups: Vec<GroupParts>,
-    /// full - Σ whole.
+    /// The inputs alone (every group left out), where measured.
+    pub inputs: Option<Cost>,
+    /// full - Σ whole - inputs.
     pub unattributed: Cost,
 }
 
-/// Attribute `full` to `groups`; the remainder is its own row.
-pub fn attribute(full: Cost, mut groups: Vec<GroupParts>) -> Attributed {
+/// Attribute `full` to `groups` and the `inputs`; the remainder is its own
+/// row.
+pub fn attribute(full: Cost, mut groups: Vec<GroupParts>, inputs: Option<Cost>) -> Attributed {
     groups.sort_by_key(|g| g.group);
     let mut terms = vec![(1.0, full)];
     terms.extend(groups.iter().map(|g| (-1.0, g.whole())));
-    Attributed { full, groups, unattributed: combine(&terms) }
+    terms.extend(inputs.map(|c| (-1.0, c)));
+    Attributed { full, groups, inputs, unattributed: combine(&terms) }
 }
 
 /// The counters' figures of one bucket and implementation (see
@@ -113,6 +118,9 @@ pub struct CounterRows {
     pub pair_ticks: f64,
     /// 10th percentile of the instrumented passes (ticks per evaluation).
     pub instrumented_floor: Option<f64>,
+    /// 10th percentile of the passes with the counters off, interleaved
+    /// with the instrumented ones in the same process.
+    pub uninstrumented_floor: Option<f64>,
 }
 
 /// The labels of the inputs the counters time on their own.
@@ -126,8 +134,9 @@ fn input_label(name: &str) -> String {
 }
 
 /// The side-by-side table of one bucket and implementation. Every group
-/// has a row whichever sources ran; the inputs' rows follow (counters
-/// only), the unattributed row last.
+/// has a row whichever sources ran; then the inputs alone (ablation and
+/// instructions), the inputs the counters time one by one, and the
+/// unattributed row last.
 pub fn table(
     bucket: &str,
     arm: &str,
@@ -159,6 +168,19 @@ pub fn table(
             }
         })
         .collect();
+    if ablation.is_some_and(|a| a.inputs.is_some()) || instructions.is_some_and(|a| a.inputs.is_some()) {
+        rows.push(AttributionRow {
+            row: "inputs".into(),
+            label: "inputs alone (no group)".into(),
+            kind: RowKind::Input,
+            ablation_work: None,
+            ablation_state: None,
+            ablation: ablation.and_then(|a| a.inputs),
+            counter: None,
+            counter_floor: None,
+            instructions: instructions.and_then(|a| a.inputs.map(|c| c.value)),
+        });
+    }
     if let Some(c) = counters {
         for (name, ticks, floor) in &c.inputs {
             rows.push(AttributionRow {
@@ -186,6 +208,7 @@ pub fn table(
         instructions: instructions.map(|a| a.unattributed.value),
     });
     let instrumented_floor = counters.and_then(|c| c.instrumented_floor);
+    let counters_off_floor = counters.and_then(|c| c.uninstrumented_floor);
     AttributionTable {
         bucket: bucket.to_string(),
         arm: arm.to_string(),
@@ -194,7 +217,8 @@ pub fn table(
             ablation_floor: ablation.map(|a| a.full.value),
             uninstrumented_floor,
             instrumented_floor,
-            instrumented_ratio: instrumented_floor.zip(uninstrumented_floor).map(|(i, u)| i / u),
+            counters_off_floor,
+            instrumented_ratio: instrumented_floor.zip(counters_off_floor).map(|(i, u)| i / u),
             counter_whole: counters.and_then(|c| c.whole),
             counter_pair_ticks: counters.map(|c| c.pair_ticks),
             instructions: instructions.map(|a| a.full.value),
@@ -220,12 +244,13 @@ pub fn agrees(ablation: f64, counter: f64) -> bool {
 }
 
 /// The groups of [`AGREE_FROM_TICKS`] or more by ablation, each with its
-/// ablation and counter ticks.
+/// ablation and counter ticks: floors both (the counters' lowest mean of a
+/// pass, else their mean), as an ablation takes floors.
 pub fn compared_groups(t: &AttributionTable) -> Vec<(&str, f64, f64)> {
     t.rows
         .iter()
         .filter(|r| r.kind == RowKind::Group)
-        .filter_map(|r| Some((r.row.as_str(), r.ablation?.value, r.counter?)))
+        .filter_map(|r| Some((r.row.as_str(), r.ablation?.value, r.counter_floor.or(r.counter)?)))
         .filter(|&(_, a, _)| a >= AGREE_FROM_TICKS)
         .collect()
 }
@@ -257,11 +282,11 @@ mod tests {
             let without_state = g.has_state().then(|| without.unwrap_or(full) - 7.5 * i as f64);
             groups.push(GroupParts::from_counts(g, full, without, without_state));
         }
-        let a = attribute(Cost::exact(full), groups);
-        let rows: f64 = a.groups.iter().map(|g| g.whole().value).sum();
+        let a = attribute(Cost::exact(full), groups, Some(Cost::exact(60.0)));
+        let rows: f64 = a.groups.iter().map(|g| g.whole().value).sum::<f64>() + 60.0;
         // work 10 × (1 + ... + 10) less pawn attacks' 40; state 7.5 × the
         // seven state groups' indices (3 + 4 + 5 + 6 + 7 + 8 + 9).
-        assert_eq!(rows, 550.0 - 40.0 + 7.5 * 42.0);
+        assert_eq!(rows, 550.0 - 40.0 + 7.5 * 42.0 + 60.0);
         assert_eq!(rows + a.unattributed.value, full);
         assert_eq!(a.unattributed.interval, [a.unattributed.value; 2], "exact counts: no interval");
         // Every group has a row, in evaluation order.
@@ -272,7 +297,8 @@ mod tests {
         let hash = a.groups[Group::Hash as usize];
         assert_eq!((hash.work.map(|c| c.value), hash.state), (Some(10.0), None));
         // A remainder can be negative (interactions): it is kept signed.
-        let over = attribute(Cost::exact(50.0), vec![GroupParts::from_counts(Group::Kings, 50.0, Some(-5.0), Some(-10.0))]);
+        let over =
+            attribute(Cost::exact(50.0), vec![GroupParts::from_counts(Group::Kings, 50.0, Some(-5.0), Some(-10.0))], None);
         assert_eq!(over.unattributed.value, -10.0);
     }
 
@@ -297,7 +323,7 @@ mod tests {
             GroupParts { group: Group::Knights, work: Some(cost(30.0, 28.0, 32.0)), state: Some(cost(20.0, 19.0, 21.0)) },
             GroupParts { group: Group::Hash, work: Some(cost(5.0, 4.0, 6.0)), state: None },
         ];
-        let ablation = attribute(cost(100.0, 99.0, 101.0), groups);
+        let ablation = attribute(cost(100.0, 99.0, 101.0), groups, Some(cost(10.0, 9.0, 11.0)));
         let counters = CounterRows {
             groups: vec![("knights".into(), 48.0, Some(45.0)), ("rooks".into(), -3.0, Some(-1.0))],
             inputs: vec![("pawn_entry".into(), 12.0, None)],
@@ -306,11 +332,12 @@ mod tests {
             unattributed_floor: None,
             pair_ticks: 20.0,
             instrumented_floor: Some(115.0),
+            uninstrumented_floor: Some(100.0),
         };
         let t = table("opening", "chain", 3, Some(&ablation), Some(&counters), None, Some(100.0));
         let names: Vec<&str> = t.rows.iter().map(|r| r.row.as_str()).collect();
         let mut want: Vec<&str> = Group::ALL.iter().map(|g| g.name()).collect();
-        want.extend(["pawn_entry", "unattributed"]);
+        want.extend(["inputs", "pawn_entry", "unattributed"]);
         assert_eq!(names, want);
         let row = |n: &str| t.rows.iter().find(|r| r.row == n).unwrap();
         assert_eq!(row("knights").ablation.unwrap().value, 50.0);
@@ -319,7 +346,9 @@ mod tests {
         assert_eq!(row("rooks").counter, Some(0.0));
         assert_eq!(row("rooks").counter_floor, Some(0.0));
         assert_eq!(row("unattributed").counter, Some(-2.0));
-        assert_eq!(row("unattributed").ablation.unwrap().value, 45.0);
+        assert_eq!(row("unattributed").ablation.unwrap().value, 35.0);
+        assert_eq!(row("inputs").ablation.unwrap().value, 10.0);
+        assert_eq!(row("inputs").counter, None);
         // Groups never measured by a source have no figure from it.
         assert_eq!(row("queens").ablation, None);
         assert_eq!(row("queens").instructions, None);
@@ -328,8 +357,8 @@ mod tests {
         let sum: f64 = t.rows.iter().filter_map(|r| r.ablation).map(|c| c.value).sum();
         assert_eq!(sum, t.whole.ablation_floor.unwrap());
         assert_eq!(t.whole.instrumented_ratio, Some(1.15));
-        assert_eq!(unattributed_share(&t), Some(0.45));
-        assert_eq!(compared_groups(&t), vec![("knights", 50.0, 48.0)]);
+        assert_eq!(unattributed_share(&t), Some(0.35));
+        assert_eq!(compared_groups(&t), vec![("knights", 50.0, 45.0)]);
         assert_eq!(top_three(&t, |r| r.ablation.map(|c| c.value)), vec!["knights", "hash"]);
         assert_eq!(top_three(&t, |r| r.counter), vec!["knights", "rooks"]);
     }

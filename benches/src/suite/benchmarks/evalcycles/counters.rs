@@ -13,8 +13,9 @@
 //! timing one slot for every position, and reports per row the mean over
 //! the evaluations that timed it and the lowest mean of a pass (a floor);
 //! it also times its passes from outside (the instrumented evaluation:
-//! every evaluation pays one pair), to set against the uninstrumented floor
-//! of boardbench's own arms.
+//! every evaluation pays one pair) interleaved with passes of an evaluator
+//! whose counters are off, so what the counters cost is measured in one
+//! process under the same conditions.
 
 use super::attribution::CounterRows;
 use crate::measure::pin::unpinned;
@@ -140,9 +141,8 @@ pub fn parse(bucket: &str, arm: &str, json: &[u8]) -> Result<CounterRows, String
         unattributed: whole.map(|w| w - sum),
         unattributed_floor: whole_floor.zip(floor_sum).map(|(w, s)| w - s),
         pair_ticks: v["counter_overhead"]["ticks_per_region"].as_f64().ok_or_else(|| bad("pair cost"))?,
-        instrumented_floor: instrumented["floor_ticks_per_eval"]
-            .as_f64()
-            .or_else(|| instrumented["min_ticks_per_eval"].as_f64()),
+        instrumented_floor: instrumented["floor_ticks_per_eval"].as_f64(),
+        uninstrumented_floor: instrumented["uninstrumented"]["floor_ticks_per_eval"].as_f64(),
     })
 }
 
@@ -164,7 +164,8 @@ mod tests {
                 "inputs": [{{"name": "pawn_entry", "ticks_per_eval": {pawn_entry}, "floor_ticks_per_eval": 2.0}}],
                 "whole": {{"ticks_per_eval": 120.0}}, "floors": {{"whole": 110.0}},
                 "counter_overhead": {{"ticks_per_region": 21.5}},
-                "instrumented": {{"ticks_per_eval": 140.0, "min_ticks_per_eval": 128.0, "floor_ticks_per_eval": 131.0}}}}"#,
+                "instrumented": {{"ticks_per_eval": 140.0, "min_ticks_per_eval": 128.0, "floor_ticks_per_eval": 131.0,
+                                  "uninstrumented": {{"floor_ticks_per_eval": 110.0}}}}}}"#,
             groups.join(", ")
         )
     }
@@ -175,7 +176,7 @@ mod tests {
         assert_eq!(c.groups.len(), 10);
         assert_eq!(c.groups[Group::Rooks as usize], ("rooks".to_string(), 25.0, Some(24.0)));
         assert_eq!(c.pair_ticks, 21.5);
-        assert_eq!(c.instrumented_floor, Some(131.0));
+        assert_eq!((c.instrumented_floor, c.uninstrumented_floor), (Some(131.0), Some(110.0)));
         // 9 × 10 + 25 + 3 = 118 of a whole of 120.
         assert_eq!(c.unattributed, Some(2.0));
         assert_eq!(c.unattributed_floor, Some(110.0 - (9.0 * 9.0 + 24.0 + 2.0)));

@@ -152,7 +152,8 @@ pub fn attribution(counts: &HashMap<String, f64>) -> Result<Attributed, String> 
             Ok(GroupParts::from_counts(g, full, without, without_state))
         })
         .collect::<Result<Vec<_>, String>>()?;
-    Ok(attribute(Cost::exact(full), groups))
+    let inputs = counts.get(Ablation::INPUTS_ONLY.name).map(|&c| Cost::exact(c));
+    Ok(attribute(Cost::exact(full), groups, inputs))
 }
 
 #[cfg(test)]
@@ -191,8 +192,11 @@ mod tests {
         let a = attribution(&counts).unwrap();
         let knights = a.groups.iter().find(|g| g.group == Group::Knights).unwrap();
         assert_eq!((knights.work.unwrap().value, knights.state.unwrap().value), (50.0, 70.0));
+        counts.insert("inputs_only".into(), 100.0);
+        let a = attribution(&counts).unwrap();
+        assert_eq!(a.inputs, Some(Cost::exact(100.0)));
         let sum: f64 = a.groups.iter().map(|g| g.whole().value).sum();
-        assert_eq!(sum + a.unattributed.value, 1000.0);
+        assert_eq!(sum + 100.0 + a.unattributed.value, 1000.0);
         counts.remove("without_rooks_state");
         assert!(attribution(&counts).unwrap_err().contains("without_rooks_state"));
     }
