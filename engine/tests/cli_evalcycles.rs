@@ -150,6 +150,11 @@ fn full_evaluations_mode() {
             let i = &v["instrumented"];
             assert_eq!(i["passes"], 150);
             assert!(i["ticks_per_eval"].as_f64().unwrap() > 0.0);
+            // The same passes with the counters off, interleaved: what the
+            // counters cost is read in one process.
+            let off = &i["uninstrumented"];
+            assert!(off["floor_ticks_per_eval"].as_f64().unwrap() > 0.0, "{i}");
+            assert!(off["ticks_per_eval"].as_f64().unwrap() >= off["min_ticks_per_eval"].as_f64().unwrap(), "{i}");
             let slots = i["per_slot"].as_array().unwrap();
             assert_eq!(slots.len(), 15);
             assert!(slots.iter().all(|s| s["ticks_per_eval"].as_f64().unwrap() > 0.0));

@@ -626,22 +626,29 @@ fn attribution_plots(name: &str, a: &EvalAttribution, dir: &Path) -> Result<Vec<
         if !instructions.is_empty() {
             panels.push(("instructions per evaluation (callgrind)".to_string(), instructions));
         }
-        let notes: Vec<String> = [
+        let mut notes: Vec<String> = [
             "ablation: full - without G,",
-            "  lighter: the state G builds",
-            "  for later groups;",
+            "  lighter: the state G builds;",
             "counters: rotating, one group",
-            "  timed per evaluation, the",
-            "  pair's cost subtracted;",
-            "inputs: counters only (in the",
-            "  ablation and instructions",
-            "  they are unattributed);",
+            "  per evaluation, pair subtracted;",
+            "inputs: what no group removes",
+            "  (all left out; counters: each);",
             "unattributed: whole - rows,",
-            "  below zero when negative",
+            "  below zero when negative;",
+            "counters' cost, instrumented /",
+            "  off floor (pair ticks):",
         ]
         .iter()
         .map(|s| s.to_string())
         .collect();
+        for t in a.tables.iter().filter(|t| t.bucket == bucket) {
+            notes.push(format!(
+                "  {} {} ({})",
+                t.arm,
+                t.whole.instrumented_ratio.map_or_else(|| "-".to_string(), |r| format!("{r:.2}x")),
+                t.whole.counter_pair_ticks.map_or_else(|| "-".to_string(), |p| format!("{p:.0}")),
+            ));
+        }
         let title = format!("{name}: where a whole evaluation goes, {bucket}");
         files.extend(stacked_panels(
             &dir.join(format!("{name}-terms-{bucket}")),
@@ -832,6 +839,9 @@ mod tests {
                     inputs: vec![("pawn_entry".into(), 4.0, None)],
                     whole: Some(80.0),
                     unattributed: Some(-60.0),
+                    pair_ticks: 20.0,
+                    instrumented_floor: Some(110.0),
+                    uninstrumented_floor: Some(100.0),
                     ..CounterRows::default()
                 };
                 let instructions = attribute(Cost::exact(400.0), parts, Some(Cost::exact(40.0)));
@@ -870,6 +880,8 @@ mod tests {
         {
             assert!(svg.contains(text), "{text}");
         }
+        // The counters' cost per implementation is written beside the bars.
+        assert!(svg.contains("chain 1.10x (20)"), "the counters' cost");
         // The counters' remainder is negative here: the bars reach below zero.
         assert!(svg.split_whitespace().any(|w| w == "-50"), "a negative axis label");
         let men = std::fs::read_to_string(&files[4]).unwrap();

@@ -170,7 +170,10 @@ fn one_table(t: &AttributionTable) -> String {
 
 /// evalcycles' attribution: every table, then how each source was measured.
 pub fn attribution_table(a: &EvalAttribution) -> String {
-    let mut s = String::from("  where a whole evaluation goes (per group; inputs: counters only, in the other columns they are unattributed):\n");
+    let mut s = String::from(
+        "  where a whole evaluation goes (per group; inputs alone: ablation and instructions leave every group out, \
+         the counters time each input; unattributed: whole - rows):\n",
+    );
     for t in &a.tables {
         s.push_str(&one_table(t));
     }

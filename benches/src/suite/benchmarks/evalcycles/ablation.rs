@@ -60,7 +60,8 @@ const KINDS: usize = MobilityKind::ALL.len();
 const QUICK_ROUNDS: usize = 4;
 
 /// Seconds of all ablation jobs of one implementation, as a multiple of the
-/// run's per-benchmark budget (split evenly over the ten jobs).
+/// run's per-benchmark budget (split evenly over the jobs: one per group
+/// and the inputs').
 pub const BUDGET_FACTOR: f64 = 0.6;
 
 /// Precision a job stops on: every bucket's ratio within ±0.5% (±3 to 8
@@ -167,7 +168,7 @@ fn plan(ctx: &Context) -> Plan {
         p.warmup_rounds = 1;
         p.precision = None;
     } else {
-        p.budget_s = p.budget_s.map(|b| b * BUDGET_FACTOR / Group::ALL.len() as f64);
+        p.budget_s = p.budget_s.map(|b| b * BUDGET_FACTOR / LABELS.len() as f64);
         p.precision = p.precision.map(|x| Precision { half_width: HALF_WIDTH, ..x });
     }
     p
