@@ -111,7 +111,10 @@ fn bad_inputs_get_one_clear_line() {
     let err = String::from_utf8_lossy(&cmd.stderr);
     assert!(!cmd.status.success());
     let last = err.lines().last().unwrap_or_default();
-    assert!(last.contains("evalcycles: per-term breakdown: cannot run") && last.contains("no-such-cargo"), "{err}");
+    assert!(
+        last.contains("evalcycles: the engine with --features eval-time: cannot run") && last.contains("no-such-cargo"),
+        "{err}"
+    );
     assert!(!err.contains("panicked"), "{err}");
 
     let file = dir.path().join("a-file");
@@ -168,6 +171,7 @@ fn quick_run_writes_json_and_plots() {
     // counters' rows never below zero.
     let eval = report.benchmarks.iter().find(|b| b.name == "evalcycles").unwrap();
     let a = eval.attribution.as_ref().expect("an attribution");
+    let has_valgrind = Command::new("valgrind").arg("--version").output().is_ok_and(|o| o.status.success());
     assert_eq!(a.tables.len(), 9);
     for t in &a.tables {
         for g in engine::eval::groups::Group::ALL {
@@ -181,6 +185,18 @@ fn quick_run_writes_json_and_plots() {
             assert!(r.counter.is_none_or(|c| c >= 0.0), "{t:?}");
         }
         assert_eq!(t.rows.last().unwrap().kind, RowKind::Unattributed);
+        // The counters' own cost: the pair subtracted, and the instrumented
+        // evaluation set against the same build with the counters off.
+        assert!(t.whole.counter_pair_ticks.is_some_and(|p| p > 0.0), "{t:?}");
+        assert!(t.whole.instrumented_ratio.is_some_and(|r| r > 0.5 && r < 5.0), "{t:?}");
+        // Instructions per group where valgrind is installed (CI installs
+        // it): rows and remainder add up to the counted whole.
+        if has_valgrind {
+            let whole = t.whole.instructions.unwrap_or_else(|| panic!("instructions counted: {t:?}"));
+            assert!(t.rows.iter().filter(|r| r.kind == RowKind::Group).all(|r| r.instructions.is_some()), "{t:?}");
+            let sum: f64 = t.rows.iter().filter_map(|r| r.instructions).sum();
+            assert!((sum / whole - 1.0).abs() < 1e-9, "{t:?}");
+        }
     }
     assert_eq!(a.ladder.len(), 30, "ten groups × three implementations");
 }

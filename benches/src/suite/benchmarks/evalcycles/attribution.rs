@@ -104,14 +104,18 @@ pub fn attribute(full: Cost, mut groups: Vec<GroupParts>, inputs: Option<Cost>) 
     Attributed { full, groups, inputs, unattributed: combine(&terms) }
 }
 
+/// One counter row: name, mean ticks per evaluation, floor (lowest mean of
+/// a pass) if reported.
+pub type CounterRow = (String, f64, Option<f64>);
+
 /// The counters' figures of one bucket and implementation (see
 /// `counters::parse`): never below zero but the unattributed row.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct CounterRows {
     /// Per group (by name): mean and floor.
-    pub groups: Vec<(String, f64, Option<f64>)>,
+    pub groups: Vec<CounterRow>,
     /// Per input (by name): mean and floor.
-    pub inputs: Vec<(String, f64, Option<f64>)>,
+    pub inputs: Vec<CounterRow>,
     pub whole: Option<f64>,
     pub unattributed: Option<f64>,
     pub unattributed_floor: Option<f64>,
@@ -147,7 +151,7 @@ pub fn table(
     uninstrumented_floor: Option<f64>,
 ) -> AttributionTable {
     let parts = |a: Option<&Attributed>, g: Group| a.and_then(|a| a.groups.iter().find(|p| p.group == g).copied());
-    let counter_of = |list: fn(&CounterRows) -> &Vec<(String, f64, Option<f64>)>, name: &str| {
+    let counter_of = |list: fn(&CounterRows) -> &Vec<CounterRow>, name: &str| {
         counters.and_then(|c| list(c).iter().find(|(n, _, _)| n == name).map(|&(_, t, f)| (t.max(0.0), f.map(|f| f.max(0.0)))))
     };
     let mut rows: Vec<AttributionRow> = Group::ALL
@@ -278,7 +282,7 @@ mod tests {
         let full = 1000.0;
         let mut groups = Vec::new();
         for (i, &g) in Group::ALL.iter().enumerate() {
-            let without = g.has_work().then(|| full - 10.0 * (i as f64 + 1.0));
+            let without = g.has_work().then_some(full - 10.0 * (i as f64 + 1.0));
             let without_state = g.has_state().then(|| without.unwrap_or(full) - 7.5 * i as f64);
             groups.push(GroupParts::from_counts(g, full, without, without_state));
         }

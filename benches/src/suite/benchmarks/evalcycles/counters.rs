@@ -17,7 +17,7 @@
 //! whose counters are off, so what the counters cost is measured in one
 //! process under the same conditions.
 
-use super::attribution::CounterRows;
+use super::attribution::{CounterRow, CounterRows};
 use crate::measure::pin::unpinned;
 use crate::workspace;
 use engine::eval::groups::Group;
@@ -109,7 +109,7 @@ pub fn parse(bucket: &str, arm: &str, json: &[u8]) -> Result<CounterRows, String
             v["counters"].as_str().unwrap_or("?")
         ));
     }
-    let rows = |key: &str| -> Result<Vec<(String, f64, Option<f64>)>, String> {
+    let rows = |key: &str| -> Result<Vec<CounterRow>, String> {
         v[key]
             .as_array()
             .ok_or_else(|| bad(key))?
