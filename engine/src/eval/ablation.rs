@@ -349,7 +349,11 @@ mod tests {
     #[test]
     fn the_inputs_alone_score_nothing() {
         assert_eq!(Ablation::INPUTS_ONLY.name, "inputs_only");
-        assert_eq!(Ablation::INPUTS_ONLY.mask.count_ones(), 17, "ten work bits, seven state bits");
+        // Every group's work and state bit, set also for the parts a group
+        // lacks.
+        let all = Group::ALL.iter().fold(0, |m, g| m | g.work_bit() | g.state_bit());
+        assert_eq!(Ablation::INPUTS_ONLY.mask, all);
+        assert_eq!(all.count_ones(), 20);
         let positions = shipped_sample(60, 0x1A9);
         for kind in MobilityKind::ALL {
             let mut e = ablated(kind, Ablation::INPUTS_ONLY, Weights::default(), full_eval_config());
