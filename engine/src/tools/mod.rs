@@ -7,8 +7,11 @@
 //! * [`perft`]: leaf counts of the legal move tree.
 //! * [`randpos`]: seeded random legal positions; [`equiv`]: the sweep that
 //!   proves old and new forms agree on them.
+//! * [`defectscorr`]: whether the defect count still tracks the
+//!   evaluation's king danger.
 
 pub mod bench;
+pub mod defectscorr;
 pub mod equiv;
 pub mod perft;
 pub mod randpos;
