@@ -11,7 +11,10 @@
 //! * **ticks saved** per evaluation, per density bucket, with its 95%
 //!   interval: whole-evaluation floors, cut against uncut
 //!   ([`super::cut_cost`]; no ablation variant isolates one of these
-//!   terms). Zeroing a DNA weight changes the score but not the work: it
+//!   terms), measured twice, the two evaluators built in either order
+//!   (where their tables land in memory moved the same work by up to 1%
+//!   here): the saving is the mean of the two orders and its interval the
+//!   hull of theirs. Zeroing a DNA weight changes the score but not the work: it
 //!   saves nothing, and the table says so (a saving needs the code path
 //!   skipped, a build-time switch like the named cuts');
 //! * **suites**: the change in positions solved by the curated suites at a
@@ -120,15 +123,24 @@ pub fn zero_term(name: &str) -> Result<Weights, String> {
     Ok(w)
 }
 
-/// What a cut saves in one bucket.
+/// What a cut saves in one bucket, measured with the two evaluators built
+/// in each order ([`cut_cost::Order`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Saving {
     pub bucket: String,
-    /// The uncut evaluation's floor, ticks per evaluation.
+    /// The uncut evaluation's floor, ticks per evaluation (mean of the orders).
     pub full_ticks: f64,
-    /// Ticks saved per evaluation and its 95% interval.
+    /// Ticks saved per evaluation: the mean of the two orders, which
+    /// cancels the placement bias.
     pub saved: f64,
+    /// The hull of the two orders' 95% intervals: a saving counts as
+    /// measured only when both orders show it.
     pub interval: [f64; 2],
+    /// Half the difference of the two orders: how much the evaluator built
+    /// second loses to placement alone.
+    pub placement_bias: f64,
+    /// Each order's saving and interval: full built first, cut built first.
+    pub by_order: [(f64, [f64; 2]); 2],
 }
 
 /// How the curated suites changed.
@@ -290,7 +302,8 @@ pub struct Row {
     pub evals_changed: f64,
     pub mean_change_cp: f64,
     pub evidence: Evidence,
-    pub timing_run: Option<String>,
+    /// The suite runs of the timing, full built first and cut built first.
+    pub timing_runs: Vec<String>,
     pub recommendation: Recommendation,
     pub reason: String,
     pub seconds: f64,
@@ -338,19 +351,34 @@ fn uci_options(c: &Candidate, weights_file: Option<&Path>) -> Vec<(String, Strin
     o
 }
 
-/// The ticks each bucket saves, from a cut-cost report.
-fn savings(report: &crate::suite::report::BenchReport) -> Vec<Saving> {
+/// Per bucket of a cut-cost report: the uncut floor, the ticks saved and
+/// their 95% interval.
+fn order_savings(report: &crate::suite::report::BenchReport) -> Vec<(String, f64, f64, [f64; 2])> {
     report
         .buckets
         .iter()
         .filter_map(|b| {
             let full = b.arms.iter().find(|a| a.arm == "full")?.summary.floor;
             let ratio = b.arms.iter().find(|a| a.arm == "cut")?.ratio?;
+            let interval = [full * (1.0 - ratio.interval[1]), full * (1.0 - ratio.interval[0])];
+            Some((b.bucket.clone(), full, full * (1.0 - ratio.estimate), interval))
+        })
+        .collect()
+}
+
+/// The two orders' savings taken together, bucket by bucket.
+pub fn combine(full_first: &[(String, f64, f64, [f64; 2])], cut_first: &[(String, f64, f64, [f64; 2])]) -> Vec<Saving> {
+    full_first
+        .iter()
+        .filter_map(|(bucket, full_a, a, ia)| {
+            let (_, full_b, b, ib) = cut_first.iter().find(|x| &x.0 == bucket)?;
             Some(Saving {
-                bucket: b.bucket.clone(),
-                full_ticks: full,
-                saved: full * (1.0 - ratio.estimate),
-                interval: [full * (1.0 - ratio.interval[1]), full * (1.0 - ratio.interval[0])],
+                bucket: bucket.clone(),
+                full_ticks: (full_a + full_b) / 2.0,
+                saved: (a + b) / 2.0,
+                interval: [ia[0].min(ib[0]), ia[1].max(ib[1])],
+                placement_bias: (b - a) / 2.0,
+                by_order: [(*a, *ia), (*b, *ib)],
             })
         })
         .collect()
@@ -378,16 +406,33 @@ fn measure_candidate(
     let mut cut_eval = Evaluation::new(c.set(), weights.clone(), eval_config());
     let (share, mean) = evals_changed(positions, &mut cut_eval);
     eprintln!("boardbench: cutlist {}: evals changed {:.1}%, timing", c.name(), 100.0 * share);
-    cut_cost::load(c.set(), weights);
-    let (savings, timing_run) = match execute(&s.bench, &[&cut_cost::ENTRY], sysinfo::command_line()) {
-        Ok(outcome) => {
-            let b = outcome.report.benchmarks.first().ok_or("the timing run measured nothing")?;
-            (savings(b), Some(outcome.json.display().to_string()))
+    // In a thread of its own (the evaluations it times are thread-local):
+    // the run pins its thread and raises its priority, which the suites
+    // and the match after it must not inherit.
+    let mut orders = Vec::new();
+    let mut timing_runs = Vec::new();
+    for order in cut_cost::Order::BOTH {
+        let (set, weights) = (c.set(), weights.clone());
+        let run = std::thread::scope(|scope| {
+            scope
+                .spawn(move || {
+                    cut_cost::load(set, weights, order);
+                    execute(&s.bench, &[&cut_cost::ENTRY], sysinfo::command_line())
+                })
+                .join()
+        });
+        match run.unwrap_or_else(|_| Err("the measuring thread panicked".to_string())) {
+            Ok(outcome) => {
+                let b = outcome.report.benchmarks.first().ok_or("the timing run measured nothing")?;
+                orders.push(order_savings(b));
+                timing_runs.push(outcome.json.display().to_string());
+            }
+            Err(e) => eprintln!("boardbench: cutlist {}: timing ({order:?}) failed: {e}", c.name()),
         }
-        Err(e) => {
-            eprintln!("boardbench: cutlist {}: timing failed: {e}", c.name());
-            (Vec::new(), None)
-        }
+    }
+    let savings = match orders.as_slice() {
+        [a, b] => combine(a, b),
+        _ => Vec::new(),
     };
     let suites = match uncut {
         Some(u) => {
@@ -424,7 +469,7 @@ fn measure_candidate(
         evals_changed: share,
         mean_change_cp: mean,
         evidence,
-        timing_run,
+        timing_runs,
         recommendation,
         reason,
         seconds: start.elapsed().as_secs_f64(),
@@ -489,6 +534,17 @@ pub fn table(rows: &[Row], s: &Settings) -> String {
     let _ = writeln!(t, "\nreasons:");
     for r in rows {
         let _ = writeln!(t, "  {}: {} ({})", r.candidate, r.reason, r.about);
+        if !r.evidence.savings.is_empty() {
+            let each: Vec<String> = r
+                .evidence
+                .savings
+                .iter()
+                .map(|x| {
+                    format!("{} {:+.1} / {:+.1} of {:.0}", x.bucket, x.by_order[0].0, x.by_order[1].0, x.full_ticks)
+                })
+                .collect();
+            let _ = writeln!(t, "    ticks saved, full built first / cut built first: {}", each.join("; "));
+        }
         if let Some(p) = &r.evidence.played {
             let _ = writeln!(t, "    match: {}", p.summary());
         }
@@ -585,7 +641,14 @@ mod tests {
     fn saving(lo: f64) -> Vec<Saving> {
         ["opening", "middlegame", "endgame"]
             .iter()
-            .map(|b| Saving { bucket: b.to_string(), full_ticks: 700.0, saved: lo + 2.0, interval: [lo, lo + 4.0] })
+            .map(|b| Saving {
+                bucket: b.to_string(),
+                full_ticks: 700.0,
+                saved: lo + 2.0,
+                interval: [lo, lo + 4.0],
+                placement_bias: 0.0,
+                by_order: [(lo + 2.0, [lo, lo + 4.0]); 2],
+            })
             .collect()
     }
 
@@ -630,6 +693,23 @@ mod tests {
         let (r, why) = recommend(&none, &RULES);
         assert_eq!(r, Recommendation::Inconclusive);
         assert!(why.contains("no timing") && why.contains("no match") && why.contains("no suite"), "{why}");
+    }
+
+    #[test]
+    fn the_two_orders_cancel_the_placement_bias() {
+        let a = vec![("opening".to_string(), 700.0, 0.0, [-2.0, 2.0]), ("endgame".to_string(), 600.0, 3.0, [2.0, 4.0])];
+        let b =
+            vec![("opening".to_string(), 702.0, 20.0, [18.0, 22.0]), ("endgame".to_string(), 600.0, 5.0, [4.0, 6.0])];
+        let c = combine(&a, &b);
+        assert_eq!(c.len(), 2);
+        assert_eq!(
+            (c[0].saved, c[0].interval, c[0].placement_bias, c[0].full_ticks),
+            (10.0, [-2.0, 22.0], 10.0, 701.0)
+        );
+        assert_eq!((c[1].saved, c[1].interval, c[1].placement_bias), (4.0, [2.0, 6.0], 1.0));
+        assert_eq!(c[1].by_order, [(3.0, [2.0, 4.0]), (5.0, [4.0, 6.0])]);
+        // A bucket one order lacks is left out.
+        assert_eq!(combine(&a, &b[1..]).len(), 1);
     }
 
     #[test]

@@ -28,7 +28,7 @@
 
 use super::checklist::{checklist_text, routine_independent, verdict, Criterion, Status, Verdict, CRITERIA, SCHEMA};
 use super::forms::{form_of, profile_of, Form};
-use super::games::{play, Budget, Match};
+use super::games::{play, Budget, Match, Played};
 use crate::measure::sysinfo;
 use crate::strength::reference::{compare, read_run, run_suites, suites_of, RunSettings};
 use crate::strength::uci_engine::{EngineSpec, Timeouts};
@@ -205,7 +205,10 @@ fn cycles_criterion(s: &Settings, reused: &[Reused]) -> Criterion {
         Ok(e) => e,
         Err(e) => return Criterion::not_run(2, format!("could not run {bench}: {e}")),
     };
-    match execute(&s.bench, &entries, sysinfo::command_line()) {
+    // In a thread of its own: the run pins its thread and raises its
+    // priority, which the suites and the match after it must not inherit.
+    let run = std::thread::scope(|scope| scope.spawn(|| execute(&s.bench, &entries, sysinfo::command_line())).join());
+    match run.unwrap_or_else(|_| Err("the measuring thread panicked".to_string())) {
         Ok(outcome) => {
             let (status, mut evidence, mut details) =
                 super::cycles::judge(&outcome.report.benchmarks, s.routine, s.accept_parity);
@@ -309,14 +312,24 @@ fn match_criterion(s: &Settings) -> Criterion {
         Err(e) => return Criterion::not_run(4, format!("the match could not be played: {e}")),
     };
     let head = format!("{new} (A) against {old} (B) at {}, up to {} games", s.budget.describe(), s.games);
-    let (status, verdict) = match played.lower95 {
-        None => (Status::NotRun, "no complete game pair".to_string()),
-        Some(l) if l >= 0.5 => (Status::Pass, format!("LOWER95 {l:.3} >= 0.5")),
-        Some(l) => (Status::Fail, format!("LOWER95 {l:.3} < 0.5")),
-    };
+    let (status, verdict) = gate(&played);
     let evidence = format!("{head}:\n{}\n{verdict}; games in {}", played.summary(), played.folder);
     let details = serde_json::to_value(&played).unwrap_or(serde_json::Value::Null);
     Criterion::measured(4, status, evidence, start.elapsed().as_secs_f64(), details)
+}
+
+/// The plans' match gate: LOWER95 >= 0.5. A score of exactly 0.5 with a
+/// lower end of 0.5 (every pair scored alike, no spread) says nothing and
+/// does not pass.
+fn gate(played: &Played) -> (Status, String) {
+    match (played.lower95, played.score) {
+        (Some(l), Some(score)) if l >= 0.5 && score > 0.5 => (Status::Pass, format!("LOWER95 {l:.3} >= 0.5")),
+        (Some(l), Some(score)) if l >= 0.5 => {
+            (Status::Fail, format!("score {score:.3} with LOWER95 {l:.3}: every pair scored alike, no evidence"))
+        }
+        (Some(l), _) => (Status::Fail, format!("LOWER95 {l:.3} < 0.5")),
+        _ => (Status::NotRun, "no complete game pair".to_string()),
+    }
 }
 
 /// Criterion 5: the head reference's engine and when it was made.
@@ -470,6 +483,33 @@ mod tests {
         let p = dir.join(name);
         std::fs::write(&p, serde_json::to_vec(r).unwrap()).unwrap();
         p
+    }
+
+    #[test]
+    fn the_match_gate() {
+        let played = |score: f64, interval: [f64; 2]| Played {
+            games: 100,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            score: Some(score),
+            interval: Some(interval),
+            lower95: Some(interval[0]),
+            sprt: "continue".into(),
+            llr: 0.0,
+            stopped: String::new(),
+            seconds: 1.0,
+            folder: String::new(),
+        };
+        assert_eq!(gate(&played(0.60, [0.52, 0.68])).0, Status::Pass);
+        assert_eq!(gate(&played(0.55, [0.49, 0.61])).0, Status::Fail);
+        // Every pair 1-1: no spread, no evidence; every pair won: evidence.
+        let (status, why) = gate(&played(0.5, [0.5, 0.5]));
+        assert_eq!(status, Status::Fail);
+        assert!(why.contains("every pair scored alike"), "{why}");
+        assert_eq!(gate(&played(1.0, [1.0, 1.0])).0, Status::Pass);
+        let none = Played { score: None, interval: None, lower95: None, ..played(0.5, [0.5, 0.5]) };
+        assert_eq!(gate(&none).0, Status::NotRun);
     }
 
     #[test]
