@@ -156,6 +156,39 @@ fn retire_gathers_five_criteria_and_reuses_them_by_commit() {
     assert_eq!(criteria[4]["source"], "this run");
     assert!(criteria[4]["evidence"].as_str().unwrap().contains("the old form of movegen"));
 
+    // --quick cuts the suites to their first positions: no worse there is
+    // NOT RUN (it cannot pass), the positions searched kept beside the JSON.
+    let quick = dir.path().join("quick.json");
+    let q = quick.to_str().unwrap();
+    let out = boardbench(&[
+        "retire",
+        "defects",
+        "--quick",
+        "--engine",
+        engine,
+        "--skip",
+        "1",
+        "--skip",
+        "2",
+        "--skip",
+        "4",
+        "--suite-positions",
+        "2",
+        "--reference",
+        h,
+        "--out",
+        q,
+        "--quiet",
+    ]);
+    assert_eq!(code(&out), 3, "{}", text(&out));
+    let r = json(&quick);
+    let c3 = &r["criteria"][2];
+    assert_eq!(c3["status"], "NOT_RUN", "{}", text(&out));
+    assert_eq!(c3["details"]["suites"][0]["positions"], 2, "{}", text(&out));
+    assert!(c3["evidence"].as_str().unwrap().contains("no worse on the first 2 positions"), "{}", text(&out));
+    let kept = std::fs::read_to_string(dir.path().join("quick-suites").join("three.epd")).unwrap();
+    assert_eq!(kept.lines().count(), 2);
+
     // A result of another commit is refused, in one line.
     let mut other = json(&first);
     other["git_commit"] = "0000000000000000000000000000000000000000".into();
@@ -228,7 +261,7 @@ fn cutlist_measures_a_term_that_changes_the_score() {
     assert!(row["evidence"]["played"]["games"].as_u64().unwrap() >= 2, "{row}");
     assert!(["cut", "keep", "inconclusive"].contains(&row["recommendation"].as_str().unwrap()), "{row}");
     let weights = out_dir.join("weights-term-bishop_pair.json");
-    assert_eq!(json(&weights)["bishop_pair"], serde_json::json!([0; 17]));
+    assert_eq!(json(&weights)["bishop_pair"], serde_json::json!(vec![0; 17]));
     assert!(row["uci_options"].as_array().unwrap().iter().any(|o| o.as_str().unwrap().starts_with("Weights=")));
     assert!(shown.contains("term bishop_pair") && shown.contains("rules: keep when"), "{shown}");
 }

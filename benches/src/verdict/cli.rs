@@ -23,12 +23,25 @@ pub struct RetireCli {
     /// The UCI engine command line (default: our engine, beside this program).
     #[arg(long)]
     pub engine: Option<String>,
-    /// Criterion 4: clock per side, BASE+INC in seconds.
-    #[arg(long, default_value = "1+0.01", value_parser = TimeControl::parse)]
-    pub tc: TimeControl,
-    /// Criterion 4: most games (whole pairs).
-    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
-    pub games: u64,
+    /// Criterion 4: clock per side, BASE+INC in seconds [default: 1+0.01,
+    /// --quick: 0.25+0.01].
+    #[arg(long, value_parser = TimeControl::parse)]
+    pub tc: Option<TimeControl>,
+    /// Criterion 4: most games (whole pairs) [default: 200, --quick: 20].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
+    pub games: Option<u64>,
+    /// The quickest honest run, for CI and a first look: the suite's quick
+    /// timing (--bench-quick), a short match (--tc 0.25+0.01 --games 20)
+    /// and the curated suites cut to their first --suite-positions (10)
+    /// positions each. The sweep keeps its 20,000 positions. Everything
+    /// measured smaller than the plans ask can fail but not pass: the
+    /// shortened suites are NOT RUN when no worse. Flags given explicitly win.
+    #[arg(long)]
+    pub quick: bool,
+    /// Criterion 3: search only the first N positions of each curated suite
+    /// (the comparison can then fail but not pass) [default: all; --quick: 10].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub suite_positions: Option<u32>,
     /// Criterion 4: SPRT bounds elo0,elo1[,alpha,beta] in normalized Elo (default 0,10).
     #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]")]
     pub sprt: Option<String>,
@@ -76,6 +89,14 @@ pub struct RetireCli {
     pub quiet: bool,
 }
 
+/// Criterion 4's clock and games, and `--quick`'s.
+const DEFAULT_TC: &str = "1+0.01";
+const QUICK_TC: &str = "0.25+0.01";
+const DEFAULT_GAMES: u64 = 200;
+const QUICK_GAMES: u64 = 20;
+/// Positions per curated suite under `--quick`.
+const QUICK_SUITE_POSITIONS: usize = 10;
+
 fn positions(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(n) if (1..=1_000_000).contains(&n) => Ok(n),
@@ -101,6 +122,12 @@ fn bench_args(seconds: Option<u32>, quick: bool, core: usize) -> RunArgs {
 
 /// Run `boardbench retire`.
 pub fn retire_main(a: &RetireCli) -> Result<i32, String> {
+    retire::retire(&retire_settings(a)?)
+}
+
+/// The settings of `boardbench retire`, `--quick` applied where no flag
+/// says otherwise.
+fn retire_settings(a: &RetireCli) -> Result<retire::Settings, String> {
     let routine = Routine::parse(&a.routine).ok_or_else(|| {
         let names: Vec<&str> = Routine::ALL.iter().map(|r| r.name()).collect();
         format!("unknown routine {:?} (expected one of: {})", a.routine, names.join(", "))
@@ -117,8 +144,11 @@ pub fn retire_main(a: &RetireCli) -> Result<i32, String> {
     let settings = retire::Settings {
         routine,
         engine: engine_command(&a.engine)?,
-        budget: Budget::Clock(a.tc),
-        games: a.games,
+        budget: Budget::Clock(a.tc.unwrap_or_else(|| {
+            TimeControl::parse(if a.quick { QUICK_TC } else { DEFAULT_TC }).expect("a valid clock")
+        })),
+        games: a.games.unwrap_or(if a.quick { QUICK_GAMES } else { DEFAULT_GAMES }),
+        suite_positions: a.suite_positions.map(|n| n as usize).or(a.quick.then_some(QUICK_SUITE_POSITIONS)),
         sprt: sprt(&a.sprt, Sprt::default_normalized())?,
         openings: a.openings.clone().unwrap_or_else(|| workspace::positions_dir().join(DEFAULT_FILE)),
         seed: a.seed,
@@ -128,7 +158,7 @@ pub fn retire_main(a: &RetireCli) -> Result<i32, String> {
         reuse: a.reuse.clone(),
         positions: a.positions,
         sweep_seed: a.sweep_seed,
-        bench: bench_args(a.bench_seconds, a.bench_quick, core),
+        bench: bench_args(a.bench_seconds, a.bench_quick || a.quick, core),
         reference: a
             .reference
             .clone()
@@ -136,7 +166,7 @@ pub fn retire_main(a: &RetireCli) -> Result<i32, String> {
         out,
         quiet: a.quiet,
     };
-    retire::retire(&settings)
+    Ok(settings)
 }
 
 /// `boardbench cutlist`.
@@ -268,6 +298,39 @@ mod tests {
     struct Wrap {
         #[command(flatten)]
         cli: CutlistCli,
+    }
+
+    #[derive(Parser)]
+    struct WrapRetire {
+        #[command(flatten)]
+        cli: RetireCli,
+    }
+
+    fn retire_settings_of(args: &[&str]) -> retire::Settings {
+        let a = WrapRetire::try_parse_from(
+            ["retire", "defects", "--engine", "engine", "--out", "x.json"].iter().chain(args),
+        )
+        .unwrap()
+        .cli;
+        retire_settings(&a).unwrap()
+    }
+
+    #[test]
+    fn quick_shortens_what_was_not_given() {
+        let plain = retire_settings_of(&[]);
+        assert_eq!((plain.budget.describe(), plain.games, plain.suite_positions), ("1+0.01".to_string(), 200, None));
+        assert!(!plain.bench.quick);
+        assert_eq!(plain.positions, SWEEP_POSITIONS);
+        let quick = retire_settings_of(&["--quick"]);
+        assert_eq!(
+            (quick.budget.describe(), quick.games, quick.suite_positions),
+            ("0.25+0.01".to_string(), 20, Some(10))
+        );
+        assert!(quick.bench.quick);
+        // The sweep keeps the plans' size: it is quick already.
+        assert_eq!(quick.positions, SWEEP_POSITIONS);
+        let given = retire_settings_of(&["--quick", "--tc", "2+0.02", "--games", "40", "--suite-positions", "3"]);
+        assert_eq!((given.budget.describe(), given.games, given.suite_positions), ("2+0.02".to_string(), 40, Some(3)));
     }
 
     fn parse(args: &[&str]) -> CutlistCli {

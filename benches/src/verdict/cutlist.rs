@@ -487,13 +487,12 @@ pub fn table(rows: &[Row], s: &Settings) -> String {
     let mut t = String::new();
     let _ = writeln!(
         t,
-        "{:<22} {:>14}  {:<44} {:<22} {:<34} {}",
+        "{:<22} {:>14}  {:<44} {:<22} {:<34} recommendation",
         "candidate",
         "evals changed",
         "ticks saved/eval [95%]: opening; middle; end",
         "suites solved (total)",
         "match A=cut: games, score [95%]",
-        "recommendation"
     );
     for r in rows {
         let saved = if r.evidence.savings.is_empty() {
@@ -553,11 +552,10 @@ pub fn table(rows: &[Row], s: &Settings) -> String {
         t,
         "\nrules: keep when the cut engine is measurably weaker (score interval below 0.5, SPRT H0, or more than {} \
          fewer solved); cut when not, every bucket's saving interval is above 0 and the score's lower end is at \
-         least {:.3}; inconclusive otherwise.\nmatches: {} at {} nodes per move (jitter {}), up to {} games, SPRT \
-         [{}, {}] {} Elo; suites at depth {}.",
+         least {:.3}; inconclusive otherwise.\nmatches: cut (A) against uncut (B) at {} nodes per move (jitter {}), \
+         up to {} games, SPRT [{}, {}] {} Elo; suites at depth {}.",
         s.rules.solve_tolerance,
         0.5 - s.rules.margin,
-        "cut (A) against uncut (B)",
         s.nodes,
         s.jitter,
         s.games,

@@ -30,11 +30,12 @@ use super::checklist::{checklist_text, routine_independent, verdict, Criterion, 
 use super::forms::{form_of, profile_of, Form};
 use super::games::{play, Budget, Match, Played};
 use crate::measure::sysinfo;
-use crate::strength::reference::{compare, read_run, run_suites, suites_of, RunSettings};
+use crate::strength::reference::{compare, read_run, run_suites, suites_of, ReferenceRun, RunSettings};
 use crate::strength::uci_engine::{EngineSpec, Timeouts};
 use crate::suite::report::{read_report, RunReport};
 use crate::suite::run::{execute, resolve, RunArgs};
 use crate::workspace;
+use engine::tools::equiv::EquivReport;
 use engine::tools::routine_equiv::{sliders_compared, sweep, Routine};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -87,6 +88,9 @@ pub struct Settings {
     pub sweep_seed: u64,
     /// The suite run of criterion 2.
     pub bench: RunArgs,
+    /// Criterion 3: only the first N positions of each curated suite
+    /// (`--quick`): the comparison can then fail but not pass.
+    pub suite_positions: Option<usize>,
     pub reference: PathBuf,
     pub out: PathBuf,
     pub quiet: bool,
@@ -153,11 +157,16 @@ fn reused_criterion(reused: &[Reused], routine: Routine, number: u8) -> Option<C
 fn sweep_criterion(s: &Settings) -> Criterion {
     let start = Instant::now();
     let report = sweep(s.routine, s.positions, s.sweep_seed);
-    let seconds = start.elapsed().as_secs_f64();
+    judge_sweep(&report, s.sweep_seed, start.elapsed().as_secs_f64())
+}
+
+/// Criterion 1 from a sweep's report: FAIL when any case differs (or a
+/// pair compared nothing), NOT RUN when clean over fewer than
+/// [`SWEEP_POSITIONS`], PASS when clean over at least that many.
+pub fn judge_sweep(report: &EquivReport, seed: u64, seconds: f64) -> Criterion {
     let mut lines = vec![format!(
-        "{} random positions (seed {}; new forms with {} sliders):",
+        "{} random positions (seed {seed}; new forms with {} sliders):",
         report.positions,
-        s.sweep_seed,
         sliders_compared().join(" and ")
     )];
     for p in &report.pairs {
@@ -184,7 +193,7 @@ fn sweep_criterion(s: &Settings) -> Criterion {
                    "first": p.first.as_ref().map(|d| json!({"position": d.position, "fen": d.fen, "detail": d.detail}))})
         })
         .collect();
-    let details = json!({"positions": report.positions, "seed": s.sweep_seed, "pairs": pairs});
+    let details = json!({"positions": report.positions, "seed": seed, "pairs": pairs});
     Criterion::measured(1, status, lines.join("\n"), seconds, details)
 }
 
@@ -239,6 +248,13 @@ fn suites_criterion(s: &Settings) -> Criterion {
         Ok(v) => v,
         Err(e) => return Criterion::not_run(3, e),
     };
+    let (reference, suites) = match s.suite_positions {
+        None => (reference, suites),
+        Some(n) => match first_positions(&reference, &suites, n, &s.out.with_extension("").display().to_string()) {
+            Ok(cut) => cut,
+            Err(e) => return Criterion::not_run(3, e),
+        },
+    };
     let new = s.routine.new_profile().name();
     let settings = RunSettings {
         core: Some(s.core),
@@ -278,16 +294,57 @@ fn suites_criterion(s: &Settings) -> Criterion {
         lines.push(line);
     }
     let regressed: Vec<&str> = rows.iter().filter(|r| r.regressed()).map(|r| r.name.as_str()).collect();
-    let status = if regressed.is_empty() {
-        Status::Pass
-    } else {
-        lines.push(format!("fewer solved in: {}", regressed.join(", ")));
-        Status::Fail
+    let status = match (regressed.is_empty(), s.suite_positions) {
+        (false, _) => {
+            lines.push(format!("fewer solved in: {}", regressed.join(", ")));
+            Status::Fail
+        }
+        (true, Some(n)) => {
+            lines.push(format!(
+                "no worse on the first {n} positions of each suite; the criterion needs every position \
+                 (run without --quick / --suite-positions)"
+            ));
+            Status::NotRun
+        }
+        (true, None) => Status::Pass,
     };
     let details = json!({"reference": s.reference.display().to_string(), "depth": reference.depth,
                          "candidate_options": [format!("Profile={new}")], "suites": rows,
-                         "seconds": candidate.seconds});
+                         "first_positions": s.suite_positions, "seconds": candidate.seconds});
     Criterion::measured(3, status, lines.join("\n"), start.elapsed().as_secs_f64(), details)
+}
+
+/// The reference cut to the first `n` positions of each suite, and those
+/// positions written as suite files into the folder `<stem>-suites` (kept
+/// beside the result, as the evidence of what was searched).
+fn first_positions(
+    reference: &ReferenceRun,
+    suites: &[PathBuf],
+    n: usize,
+    stem: &str,
+) -> Result<(ReferenceRun, Vec<PathBuf>), String> {
+    let dir = PathBuf::from(format!("{stem}-suites"));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let mut cut = reference.clone();
+    let mut files = Vec::new();
+    for (suite, path) in cut.suites.iter_mut().zip(suites) {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("suite {}: {e}", path.display()))?;
+        // The lines the EPD loader reads (it skips blank lines and comments).
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| {
+                let l = l.trim_matches(|c: char| c.is_whitespace() || c == '\0');
+                !l.is_empty() && !l.starts_with('#')
+            })
+            .take(n)
+            .collect();
+        let file = dir.join(path.file_name().unwrap_or_else(|| std::ffi::OsStr::new("suite.epd")));
+        crate::output::write_atomic(&file, (lines.join("\n") + "\n").as_bytes()).map_err(|e| e.to_string())?;
+        suite.positions.truncate(n);
+        suite.solved = suite.positions.iter().filter(|p| p.solved).count();
+        files.push(file);
+    }
+    Ok((cut, files))
 }
 
 /// Criterion 4: the match, new (A) against old (B).
@@ -483,6 +540,42 @@ mod tests {
         let p = dir.join(name);
         std::fs::write(&p, serde_json::to_vec(r).unwrap()).unwrap();
         p
+    }
+
+    /// A fake routine whose two forms differ: the single-probe mobility
+    /// (which scores the king-ring x-rays differently) standing in as the
+    /// new form of the chain. Its sweep fails criterion 1, and that alone
+    /// blocks a checklist whose other four criteria pass.
+    #[test]
+    fn a_routine_whose_forms_differ_fails_the_sweep_and_the_verdict() {
+        use engine::eval::mobility::{ChainSet, SingleProbeSet};
+        use engine::tools::equiv::PairReport;
+        use engine::tools::routine_equiv::compare_traces;
+        let positions = engine::tools::randpos::random_positions(2_000, 1);
+        let mut pair = PairReport::new("eval (fake: chain against single-probe)");
+        compare_traces::<ChainSet, SingleProbeSet>(&positions, &mut pair);
+        let report = EquivReport { positions: positions.len(), pairs: vec![pair] };
+        let c = judge_sweep(&report, 1, 0.0);
+        assert_eq!(c.status, Status::Fail, "{}", c.evidence);
+        assert!(c.evidence.contains("differ; first at position"), "{}", c.evidence);
+        let mut criteria = vec![c];
+        criteria.extend((2..=5).map(|n| Criterion::measured(n, Status::Pass, String::new(), 0.0, json!(null))));
+        let v = verdict("fake", &criteria);
+        assert!(!v.safe);
+        assert_eq!(v.blocking, [1]);
+        assert!(v.line.contains("blocked by 1 (FAIL)"), "{}", v.line);
+    }
+
+    /// The real defects sweep: clean, so NOT RUN short of the plans'
+    /// 20,000 positions and PASS at them.
+    #[test]
+    fn a_clean_sweep_passes_only_at_full_size() {
+        let short = judge_sweep(&sweep(Routine::Defects, 500, 1), 1, 0.0);
+        assert_eq!(short.status, Status::NotRun, "{}", short.evidence);
+        assert!(short.evidence.contains("fewer than the 20000 positions"), "{}", short.evidence);
+        let full = judge_sweep(&sweep(Routine::Defects, SWEEP_POSITIONS, 1), 1, 0.0);
+        assert_eq!(full.status, Status::Pass, "{}", full.evidence);
+        assert!(full.evidence.contains("defects: 40000 cases, 0 differ"), "{}", full.evidence);
     }
 
     #[test]

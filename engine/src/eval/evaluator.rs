@@ -61,8 +61,7 @@ pub trait Evaluator {
 
     /// Score with `weights` (the "DNA") from now on, every cache forgotten.
     /// An evaluation without a weights table refuses, saying so.
-    fn set_weights(&mut self, weights: Weights) -> Result<(), String> {
-        drop(weights);
+    fn set_weights(&mut self, _weights: Weights) -> Result<(), String> {
         Err("this evaluation has no weights table".to_string())
     }
 }

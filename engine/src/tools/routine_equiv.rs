@@ -133,8 +133,11 @@ fn record(report: &mut PairReport, equal: bool, index: usize, pos: &Position, de
     }
 }
 
+/// One generator call: a position's moves appended to a list.
+type Generate = fn(&Position, &mut MoveList);
+
 /// The moves of one generator call, sorted.
-fn sorted(generate: fn(&Position, &mut MoveList), pos: &Position) -> Vec<Move> {
+fn sorted(generate: Generate, pos: &Position) -> Vec<Move> {
     let mut list = MoveList::new();
     generate(pos, &mut list);
     let mut moves = list.as_slice().to_vec();
@@ -146,7 +149,7 @@ fn sorted(generate: fn(&Position, &mut MoveList), pos: &Position) -> Vec<Move> {
 /// their legal counts: four cases per position.
 pub fn compare_movegen<A: MoveGen, B: MoveGen>(positions: &[Position], report: &mut PairReport) {
     for (index, pos) in positions.iter().enumerate() {
-        let calls: [(&str, fn(&Position, &mut MoveList), fn(&Position, &mut MoveList)); 3] =
+        let calls: [(&str, Generate, Generate); 3] =
             [("legal", A::legal, B::legal), ("tactical", A::tactical, B::tactical), ("quiet", A::quiet, B::quiet)];
         for (what, a, b) in calls {
             let (old, new) = (sorted(a, pos), sorted(b, pos));
