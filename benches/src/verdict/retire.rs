@@ -25,6 +25,13 @@
 //! given with `--reuse` (same commit) answers criterion 2 without
 //! measuring. The result is written atomically as JSON under
 //! `results/retire/`.
+//!
+//! `--quick` (for CI and a first look) measures criteria 2 to 4 smaller
+//! than the plans ask: the suite's quick timing, a short match, the curated
+//! suites cut to their first positions ([`Settings::suite_positions`]).
+//! What is measured smaller can fail but not pass where its size is the
+//! point (the cut suites, no worse, are NOT RUN); a short match passes only
+//! when its own interval clears 0.5.
 
 use super::checklist::{checklist_text, routine_independent, verdict, Criterion, Status, Verdict, CRITERIA, SCHEMA};
 use super::forms::{form_of, profile_of, Form};
