@@ -17,6 +17,8 @@
 //!   run a pinned child process.
 //! * [`strength`]: the strength gates — matches between UCI engines with
 //!   an SPRT and LOWER95, and the curated-suite head reference.
+//! * [`verdict`]: the answers the migration plans end with — may the old
+//!   form of a routine be retired, and which evaluation terms to cut.
 
 pub mod engines;
 pub mod gate;
@@ -24,4 +26,5 @@ pub mod measure;
 pub mod output;
 pub mod strength;
 pub mod suite;
+pub mod verdict;
 pub mod workspace;

@@ -55,6 +55,14 @@ enum Command {
     /// a candidate with it (exit 3 on a solve-count regression), `curate`
     /// the suites.
     Reference(boardbench::strength::cli::ReferenceCli),
+    /// May the old form of a routine be deleted? The plans' five criteria
+    /// (equivalence sweep, isolated cycles, curated suites, match gate, head
+    /// reference) as a checklist with evidence, and a verdict. Exit 0 safe
+    /// to retire, 3 not safe, 1 error, 2 usage.
+    Retire(boardbench::verdict::cli::RetireCli),
+    /// The evaluation's cut candidates: ticks saved, curated-suite solves
+    /// and a fixed-nodes match each, with a recommendation by stated rules.
+    Cutlist(boardbench::verdict::cli::CutlistCli),
     /// (for the gate) One short timing run of this build, JSON on stdout.
     #[command(hide = true)]
     GateSample(gate::timing::sample::SampleCli),
@@ -203,5 +211,7 @@ fn dispatch(command: &Command) -> Result<i32, String> {
         Command::GateCases(a) => gate::instructions::cases::cases_main(a),
         Command::Match(a) => boardbench::strength::cli::match_main(a),
         Command::Reference(a) => boardbench::strength::cli::reference_main(a),
+        Command::Retire(a) => boardbench::verdict::cli::retire_main(a),
+        Command::Cutlist(a) => boardbench::verdict::cli::cutlist_main(a),
     }
 }

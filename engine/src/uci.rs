@@ -4,7 +4,9 @@
 //! and the loop carries on.
 //!
 //! Supported: `uci`, `isready`, `ucinewgame`, `setoption name Hash|Threads|
-//! Profile value ...`, `position startpos|fen ... [moves ...]` (the null
+//! Profile|Weights|EvalCut value ...` (Weights: a DNA file as `engine evaldna
+//! dump` writes it, `<builtin>` for the built-in table; EvalCut: the bitboard
+//! profile with cut candidates left out, see [`crate::eval::mobility::cuts`]), `position startpos|fen ... [moves ...]` (the null
 //! move `0000` among the moves is a pass), `go` with `depth nodes movetime
 //! wtime btime winc binc movestogo infinite mate searchmoves`, `stop`,
 //! `quit`, and `d` (prints the current FEN as an `info string`).
@@ -16,13 +18,16 @@
 //! first; a finite search still running is waited for; a search that fails
 //! still answers with a legal move.
 
-use crate::eval::EvalStats;
+use crate::eval::mobility::cuts::Cuts;
+use crate::eval::weights::Weights;
+use crate::eval::{DynamicSet, EngineEval, EvalConfig, EvalStats, Evaluation, Evaluator};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::search::tt::MAX_HASH_MB;
 use crate::search::{
-    Clock, Limits, ProfileKind, Score, SearchInfo, SearchResult, Searcher, DEFAULT_HASH_MB, MAX_DEPTH, MAX_MATE_MOVES,
+    Clock, Limits, MixedProfile, ProfileKind, Score, SearchInfo, SearchResult, Searcher, DEFAULT_HASH_MB, MAX_DEPTH,
+    MAX_MATE_MOVES,
 };
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -50,6 +55,8 @@ pub trait Engine: Send {
     fn profile(&self) -> ProfileKind;
     /// The evaluator's counters.
     fn eval_stats(&self) -> EvalStats;
+    /// Evaluate with `weights` from now on (see [`Evaluator::set_weights`]).
+    fn set_weights(&mut self, weights: Weights) -> Result<(), String>;
 }
 
 struct ProfiledSearcher<P: crate::search::Profile> {
@@ -76,11 +83,38 @@ impl<P: crate::search::Profile> Engine for ProfiledSearcher<P> {
     fn eval_stats(&self) -> EvalStats {
         self.searcher.eval_stats()
     }
+    fn set_weights(&mut self, weights: Weights) -> Result<(), String> {
+        self.searcher.evaluator_mut().set_weights(weights)
+    }
 }
 
 /// A new engine of profile `kind` with a `hash_mb` MiB table.
 pub fn new_engine(kind: ProfileKind, hash_mb: usize) -> Box<dyn Engine> {
     with_profile!(kind, P => Box::new(ProfiledSearcher::<P> { kind, searcher: Searcher::new(hash_mb) }))
+}
+
+/// The bitboard profile with `cuts` left out of its mobility (chain
+/// routines behind function pointers chosen once), a `hash_mb` MiB table.
+pub fn new_cut_engine(cuts: Cuts, hash_mb: usize) -> Box<dyn Engine> {
+    let eval = Evaluation::new(DynamicSet::chain_with_cuts(cuts), Weights::default(), EvalConfig::default());
+    Box::new(ProfiledSearcher::<MixedProfile> {
+        kind: ProfileKind::Bitboard,
+        searcher: Searcher::with_eval(hash_mb, EngineEval::new(eval)),
+    })
+}
+
+/// The profile that cuts apply to.
+const CUT_PROFILE: ProfileKind = ProfileKind::Bitboard;
+
+/// The engine the options ask for: profile `kind` (or, with cuts, the
+/// bitboard profile without them) scoring with `weights`.
+fn configured_engine(kind: ProfileKind, cuts: Cuts, weights: Option<&Weights>, hash_mb: usize) -> Box<dyn Engine> {
+    let mut engine = if cuts.is_none() { new_engine(kind, hash_mb) } else { new_cut_engine(cuts, hash_mb) };
+    if let Some(w) = weights {
+        // Every profile's evaluation has a weights table.
+        engine.set_weights(w.clone()).expect("every profile's evaluation takes weights");
+    }
+    engine
 }
 
 /// Where UCI output goes; shared with the search thread, one line at a time.
@@ -140,6 +174,10 @@ pub struct Uci {
     running: Option<Running>,
     /// At most this many nodes per search (see [`Uci::with_node_cap`]).
     node_cap: Option<u64>,
+    /// The weights of the `Weights` option (`None`: the built-in table).
+    weights: Option<Weights>,
+    /// The `EvalCut` option.
+    cuts: Cuts,
 }
 
 /// What to do after a command.
@@ -160,6 +198,8 @@ impl Uci {
             engine: Some(new_engine(ProfileKind::default(), DEFAULT_HASH_MB)),
             running: None,
             node_cap: None,
+            weights: None,
+            cuts: Cuts::NONE,
         }
     }
 
@@ -177,11 +217,18 @@ impl Uci {
             engine: Some(new_engine(ProfileKind::default(), hash_mb)),
             running: None,
             node_cap: Some(node_cap.max(1)),
+            weights: None,
+            cuts: Cuts::NONE,
         }
     }
 
     fn send(&self, line: &str) {
         send(&self.out, line);
+    }
+
+    /// A fresh engine as the options ask for, with a `hash_mb` MiB table.
+    fn fresh_engine(&self, hash_mb: usize) -> Box<dyn Engine> {
+        configured_engine(self.profile, self.cuts, self.weights.as_ref(), hash_mb)
     }
 
     fn error(&self, message: &str) {
@@ -220,7 +267,7 @@ impl Uci {
             Ok(Some(engine)) => self.engine = Some(engine),
             Ok(None) | Err(_) => {
                 self.error("the search failed; starting a fresh engine");
-                self.engine = Some(new_engine(self.profile, self.hash_mb));
+                self.engine = Some(self.fresh_engine(self.hash_mb));
             }
         }
     }
@@ -256,6 +303,8 @@ impl Uci {
                 self.send("option name Threads type spin default 1 min 1 max 1");
                 let vars: String = ProfileKind::EVERY.iter().map(|k| format!(" var {k}")).collect();
                 self.send(&format!("option name Profile type combo default {}{vars}", ProfileKind::default()));
+                self.send("option name Weights type string default <builtin>");
+                self.send("option name EvalCut type string default none");
                 self.send("uciok");
             }
             "isready" => self.send("readyok"),
@@ -285,8 +334,10 @@ impl Uci {
             Err(e) => return self.error(&format!("setoption ignored: {e}")),
         };
         let lower = name.to_ascii_lowercase();
-        if !matches!(lower.as_str(), "hash" | "threads" | "profile") {
-            return self.error(&format!("setoption ignored: unknown option {name:?} (Hash, Threads, Profile)"));
+        if !matches!(lower.as_str(), "hash" | "threads" | "profile" | "weights" | "evalcut") {
+            return self.error(&format!(
+                "setoption ignored: unknown option {name:?} (Hash, Threads, Profile, Weights, EvalCut)"
+            ));
         }
         let Some(value) = value else {
             return self.error(&format!("setoption ignored: option {name:?} needs a value"));
@@ -312,11 +363,41 @@ impl Uci {
                     self.error(&format!("setoption ignored: Threads {value:?}: this engine searches with 1 thread"));
                 }
             }
+            "weights" => {
+                let trimmed = value.trim();
+                let weights = if trimmed.is_empty() || trimmed.eq_ignore_ascii_case("<builtin>") {
+                    None
+                } else {
+                    match Weights::load(std::path::Path::new(trimmed)) {
+                        Ok(w) => Some(w),
+                        Err(e) => return self.error(&format!("setoption ignored: {e}")),
+                    }
+                };
+                self.weights = weights;
+                self.engine = Some(self.fresh_engine(self.hash_mb));
+            }
+            "evalcut" => match Cuts::parse(&value) {
+                Ok(cuts) if !cuts.is_none() && self.profile != CUT_PROFILE => self.error(&format!(
+                    "setoption ignored: EvalCut applies to the {CUT_PROFILE} profile, not {} (set Profile first)",
+                    self.profile
+                )),
+                Ok(cuts) => {
+                    if cuts != self.cuts {
+                        self.cuts = cuts;
+                        self.engine = Some(self.fresh_engine(self.hash_mb));
+                    }
+                }
+                Err(e) => self.error(&format!("setoption ignored: EvalCut: {e}")),
+            },
             _ => match value.parse::<ProfileKind>() {
+                Ok(kind) if kind != CUT_PROFILE && !self.cuts.is_none() => self.error(&format!(
+                    "setoption ignored: EvalCut {} applies to the {CUT_PROFILE} profile only (set EvalCut none first)",
+                    self.cuts
+                )),
                 Ok(kind) => {
                     if kind != self.profile {
                         self.profile = kind;
-                        self.engine = Some(new_engine(kind, self.hash_mb));
+                        self.engine = Some(self.fresh_engine(self.hash_mb));
                     }
                 }
                 Err(e) => self.error(&format!("setoption ignored: {e}")),
@@ -383,7 +464,7 @@ impl Uci {
             Ok(handle) => self.running = Some(Running { handle, stop, done, infinite, until_stop }),
             Err(e) => {
                 self.error(&format!("cannot start the search thread: {e}; searching to depth 1 here"));
-                self.engine = Some(new_engine(self.profile, self.hash_mb));
+                self.engine = Some(self.fresh_engine(self.hash_mb));
                 let limits = Limits { depth: Some(1), ..Limits::default() };
                 self.answer_without_engine(&limits);
             }
@@ -394,7 +475,7 @@ impl Uci {
     /// 1 (the searchmoves kept): the fallback where no search thread runs.
     fn answer_without_engine(&mut self, limits: &Limits) {
         let limits = Limits { depth: Some(1), searchmoves: limits.searchmoves.clone(), ..Limits::default() };
-        let mut engine = new_engine(self.profile, 1);
+        let mut engine = self.fresh_engine(1);
         let mut pos = self.position.clone();
         let result = engine.go(&mut pos, &limits, &mut |_| {});
         self.send(&bestmove_line(&result));

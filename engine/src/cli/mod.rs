@@ -5,6 +5,7 @@
 
 mod bench;
 mod defects;
+mod defectscorr;
 mod equiv;
 mod eval;
 mod evalcycles;
@@ -55,6 +56,9 @@ enum Command {
     Kingdefects(defects::KingDefectsArgs),
     /// Prove old and new forms agree on seeded random positions.
     Equiv(equiv::EquivArgs),
+    /// The defect count against the evaluation's king danger, per mobility implementation.
+    #[command(name = "defectscorr")]
+    DefectsCorr(defectscorr::DefectsCorrArgs),
     /// Fixed-depth search of the bench positions: nodes, NPS, eval statistics.
     Bench(bench::BenchArgs),
     /// Solve counts of a bm/am EPD test suite at a fixed depth or node budget.
@@ -145,6 +149,7 @@ pub fn run() -> ExitCode {
         Some(Command::Seescores(a)) => see::seescores(a),
         Some(Command::Kingdefects(a)) => defects::kingdefects(a),
         Some(Command::Equiv(a)) => equiv::equiv(a),
+        Some(Command::DefectsCorr(a)) => defectscorr::defectscorr(a),
         Some(Command::Bench(a)) => bench::bench(a),
         Some(Command::Suite(a)) => suite::suite(a),
         Some(Command::Uci) | None => {

@@ -58,6 +58,12 @@ pub trait Evaluator {
     /// evaluation (or a hash hit that stores them); empty when unknown (a
     /// lazy exit, or an evaluator that does not record them).
     fn en_prise(&self) -> Bitboard;
+
+    /// Score with `weights` (the "DNA") from now on, every cache forgotten.
+    /// An evaluation without a weights table refuses, saying so.
+    fn set_weights(&mut self, _weights: Weights) -> Result<(), String> {
+        Err("this evaluation has no weights table".to_string())
+    }
 }
 
 /// The project's evaluation ([`Evaluation`]) as an
@@ -125,6 +131,12 @@ impl<M: MobilitySet, D: DefectCounter> Evaluator for EngineEval<M, D> {
             Bitboard::EMPTY
         }
     }
+
+    fn set_weights(&mut self, weights: Weights) -> Result<(), String> {
+        self.inner = Evaluation::new(*self.inner.set(), weights, self.inner.config());
+        self.records_fresh = false;
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -153,5 +165,28 @@ mod tests {
         assert_eq!(eval.en_prise(), Bitboard::from_square(e4));
         eval.clear();
         assert!(eval.en_prise().is_empty());
+    }
+
+    #[test]
+    fn new_weights_change_the_score_and_forget_the_cached_one() {
+        // White has the bishop pair, Black a bishop and a knight.
+        let fen = "2b1k3/8/2n5/8/8/8/8/2B1KB2 w - - 0 1";
+        let mut pos = Position::from_fen(fen).unwrap();
+        let mut eval = EngineEval::<MailboxSet, MailboxDefects>::default();
+        let with_pair = eval.evaluate(&mut pos, -30_000, 30_000);
+        let no_pair = Weights { bishop_pair: [0; 17], ..Weights::default() };
+        let mut fresh = EngineEval::<MailboxSet, MailboxDefects>::new(Evaluation::new(
+            MailboxSet,
+            no_pair.clone(),
+            EvalConfig::default(),
+        ));
+        let want = fresh.evaluate(&mut pos, -30_000, 30_000);
+        assert!(want < with_pair, "{want} {with_pair}");
+        eval.set_weights(no_pair).unwrap();
+        // The eval hash held the old score: the new one is computed.
+        assert_eq!(eval.evaluate(&mut pos, -30_000, 30_000), want);
+        // An evaluation without weights says so.
+        let mut material = crate::eval::MaterialEval::default();
+        assert!(material.set_weights(Weights::default()).unwrap_err().contains("no weights table"));
     }
 }

@@ -217,6 +217,11 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32> Evaluation<M, D, SKIP> {
         &self.set
     }
 
+    /// Its hash sizes and switches.
+    pub fn config(&self) -> EvalConfig {
+        self.config
+    }
+
     /// How its evaluations ended, since it was created.
     pub fn stats(&self) -> EvalStats {
         self.stats

@@ -23,7 +23,7 @@ use crate::types::{Color, PieceType, Square};
 /// blocker's ray until a square that is not a pass-through blocker stops
 /// it. `probe` is the slider's attack function.
 #[inline(always)]
-fn extend_through(
+pub(super) fn extend_through(
     probe: fn(Square, Bitboard) -> Bitboard,
     sq: Square,
     occupied: Bitboard,
@@ -50,7 +50,7 @@ fn extend_through(
 /// Flags for the evaldiff classification: which kinds of blocker the
 /// chain went past.
 #[inline(always)]
-fn through_flags(walked: Bitboard, friend_pass: Bitboard, enemy_pass: Bitboard) -> u8 {
+pub(super) fn through_flags(walked: Bitboard, friend_pass: Bitboard, enemy_pass: Bitboard) -> u8 {
     let mut t = 0;
     if (walked & friend_pass).is_nonempty() {
         t |= THROUGH_FRIEND;

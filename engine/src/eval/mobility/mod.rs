@@ -18,9 +18,11 @@
 //! command line's per-piece mixes use [`DynamicSet`], function pointers
 //! chosen once. In a mix, every producer also writes the other
 //! representation ("mirror") so each consumer finds a complete picture;
-//! pure sets never do.
+//! pure sets never do. [`cuts`]: the chain routines with the plans' cut
+//! candidates left out, reached only through a [`DynamicSet`].
 
 pub mod chain;
+pub mod cuts;
 pub mod mailbox;
 pub mod single_probe;
 
