@@ -192,6 +192,14 @@ impl Move {
         self.0 & (0xFF << 20) != 0
     }
 
+    /// A move that neither captures nor promotes and carries no flag (no
+    /// castling, en passant or double push): make and unmake move one piece
+    /// and nothing else. The null move is one too.
+    #[inline(always)]
+    pub const fn is_plain_quiet(self) -> bool {
+        self.0 & (0xFFF << 20) == 0
+    }
+
     /// Is it castling?
     #[inline(always)]
     pub const fn is_castle(self) -> bool {

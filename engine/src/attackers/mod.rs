@@ -3,9 +3,12 @@
 //! slider rays square by square; `bitboard` intersects leaper tables and
 //! slider probes with the piece bitboards.
 //!
-//! Two questions are answered here, each in both forms:
+//! Three questions are answered here, each in both forms:
 //!
 //! * is-square-attacked: [`is_attacked_mailbox`], [`is_attacked_bitboard`];
+//! * does a move give check: the old form makes it and asks whether the
+//!   enemy king is attacked; the new form, [`CheckInfo`], tests the move
+//!   against the enemy king's check squares computed once per node;
 //! * the attacker list SEE plays out (ARCHITECTURE.md, "Old and new
 //!   routines"): an [`AttackerBuilder`]
 //!   fills a [`SeeList`]. [`MailboxAttackers`] is the old `GetAttacks`
@@ -16,9 +19,11 @@
 //!   order but not multiplicity.
 
 pub(crate) mod bitboard;
+pub(crate) mod check_info;
 pub(crate) mod mailbox;
 
 pub use bitboard::{is_attacked_bitboard, who_attacks, AttackerSets, BitboardAttackers};
+pub use check_info::CheckInfo;
 pub use mailbox::{is_attacked_mailbox, MailboxAttackers};
 
 use crate::fixed_vec::FixedVec;

@@ -372,9 +372,10 @@ impl Position {
                 .ok_or_else(|| FenError::HalfmoveClock { found: h.to_string() })?;
         }
         if let Some(f) = fullmove {
-            pos.fullmove =
+            pos.fullmove_base =
                 parse_number(f, 1u16, u16::MAX).ok_or_else(|| FenError::FullmoveNumber { found: f.to_string() })?;
         }
+        pos.black_at_base = pos.side == Color::Black;
         let them = pos.side.flip();
         if pos.king_attacked(them) {
             return Err(FenError::OpponentInCheck { color: them.name() });
@@ -409,7 +410,7 @@ impl Position {
         }
         let side = if self.side == Color::White { 'w' } else { 'b' };
         let ep = self.state.ep.map_or("-".to_string(), |sq| sq.to_string());
-        write!(s, " {side} {} {ep} {} {}", self.state.castling, self.state.halfmove, self.fullmove).unwrap();
+        write!(s, " {side} {} {ep} {} {}", self.state.castling, self.state.halfmove, self.fullmove_number()).unwrap();
         s
     }
 

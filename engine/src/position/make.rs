@@ -73,13 +73,47 @@ impl Position {
         let them = us.flip();
         debug_assert_eq!(self.side, us);
         self.history.push(Undo { mv: m, state: self.state });
-        self.state.key ^= self.ep_key(self.state.ep, us);
-        self.state.ep = None;
+        if self.state.ep.is_some() {
+            self.state.key ^= self.ep_key(self.state.ep, us);
+            self.state.ep = None;
+        }
+        self.state.key ^= zobrist::black_to_move();
+        self.side = them;
 
         let (from, to) = (m.from(), m.to());
         let moved = m.moved_kind();
-        self.state.halfmove += 1;
+        // Most moves made are quiet moves with no flag: one test sends them
+        // past every special case.
+        if m.is_plain_quiet() {
+            self.slide_known::<true>(from, to, us, moved);
+            self.state.halfmove = if moved == PieceType::Pawn { 0 } else { self.state.halfmove + 1 };
+        } else {
+            self.make_special::<US>(m);
+        }
 
+        // Most positions the search sees have no rights left to lose: one
+        // test instead of the two table loads.
+        if self.state.castling != CastleRights::NONE {
+            let rights = self.state.castling.bits() & CASTLE_KEEP[from.index()] & CASTLE_KEEP[to.index()];
+            if rights != self.state.castling.bits() {
+                self.state.key ^=
+                    zobrist::castling(self.state.castling) ^ zobrist::castling(CastleRights::from_bits(rights));
+                self.state.castling = CastleRights::from_bits(rights);
+            }
+        }
+    }
+
+    /// The board changes of a move that captures, promotes, castles or
+    /// pushes a pawn two squares (everything but
+    /// [`Move::is_plain_quiet`]), with the halfmove clock and the
+    /// en-passant state it sets.
+    #[inline(always)]
+    fn make_special<const US: usize>(&mut self, m: Move) {
+        let us = Color::from_index(US);
+        let them = us.flip();
+        let (from, to) = (m.from(), m.to());
+        let moved = m.moved_kind();
+        self.state.halfmove += 1;
         if m.is_en_passant() {
             self.lift_known::<true>(to.offset(-PAWN_PUSH[US]), them, PieceType::Pawn);
         } else if m.is_capture() {
@@ -107,23 +141,6 @@ impl Position {
             let (rook_from, rook_to) = castle_rook_squares(to);
             self.slide_known::<true>(rook_from, rook_to, us, PieceType::Rook);
         }
-
-        // Most positions the search sees have no rights left to lose: one
-        // test instead of the two table loads.
-        if self.state.castling != CastleRights::NONE {
-            let rights = self.state.castling.bits() & CASTLE_KEEP[from.index()] & CASTLE_KEEP[to.index()];
-            if rights != self.state.castling.bits() {
-                self.state.key ^=
-                    zobrist::castling(self.state.castling) ^ zobrist::castling(CastleRights::from_bits(rights));
-                self.state.castling = CastleRights::from_bits(rights);
-            }
-        }
-
-        self.side = them;
-        self.state.key ^= zobrist::black_to_move();
-        if us == Color::Black {
-            self.fullmove = self.fullmove.saturating_add(1);
-        }
     }
 
     /// Take back the last move made with [`make`](Self::make) and return it.
@@ -150,28 +167,30 @@ impl Position {
         let them = us.flip();
         debug_assert_eq!(self.side, them);
         self.side = us;
-        if us == Color::Black {
-            self.fullmove = self.fullmove.saturating_sub(1);
-        }
-        if !m.is_null() {
-            let (from, to) = (m.from(), m.to());
-            if m.is_castle() {
-                let (rook_from, rook_to) = castle_rook_squares(to);
-                self.slide_known::<false>(rook_to, rook_from, us, PieceType::Rook);
-            }
-            if m.is_promotion() {
-                self.lift_known::<false>(to, us, m.promotion().kind());
-                self.place_known::<false>(from, us, PieceType::Pawn);
-            } else {
+        self.state = undo.state;
+        let (from, to) = (m.from(), m.to());
+        if m.is_plain_quiet() {
+            // The null move is plain quiet too: it moves nothing.
+            if !m.is_null() {
                 self.slide_known::<false>(to, from, us, m.moved_kind());
             }
-            if m.is_en_passant() {
-                self.place_known::<false>(to.offset(-PAWN_PUSH[US]), them, PieceType::Pawn);
-            } else if m.is_capture() {
-                self.place_known::<false>(to, them, m.captured_kind());
-            }
+            return m;
         }
-        self.state = undo.state;
+        if m.is_castle() {
+            let (rook_from, rook_to) = castle_rook_squares(to);
+            self.slide_known::<false>(rook_to, rook_from, us, PieceType::Rook);
+        }
+        if m.is_promotion() {
+            self.lift_known::<false>(to, us, m.promotion().kind());
+            self.place_known::<false>(from, us, PieceType::Pawn);
+        } else {
+            self.slide_known::<false>(to, from, us, m.moved_kind());
+        }
+        if m.is_en_passant() {
+            self.place_known::<false>(to.offset(-PAWN_PUSH[US]), them, PieceType::Pawn);
+        } else if m.is_capture() {
+            self.place_known::<false>(to, them, m.captured_kind());
+        }
         m
     }
 
@@ -183,9 +202,6 @@ impl Position {
         self.state.ep = None;
         // A null move is not a real move: repetitions do not reach across it.
         self.state.halfmove = 0;
-        if self.side == Color::Black {
-            self.fullmove = self.fullmove.saturating_add(1);
-        }
         self.side = self.side.flip();
         self.state.key ^= zobrist::black_to_move();
         #[cfg(debug_assertions)]
@@ -280,6 +296,47 @@ mod tests {
         corrupt(&mut pos);
         assert!(pos.verify().is_err(), "the corruption is visible to verify()");
         catch_unwind(AssertUnwindSafe(|| change(&mut pos))).is_err()
+    }
+
+    /// The fullmove field of `pos`'s FEN.
+    fn fen_fullmove(pos: &Position) -> u32 {
+        pos.to_fen().rsplit(' ').next().unwrap().parse().unwrap()
+    }
+
+    #[test]
+    fn the_fullmove_number_counts_black_moves_and_passes_and_survives_a_history_clear() {
+        // Black to move at move 41: Black's move starts move 42.
+        let mut pos = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 3 41").unwrap();
+        let mut seen = vec![fen_fullmove(&pos)];
+        for _ in 0..3 {
+            let m = legal_moves(&pos)[0];
+            pos.make(m);
+            seen.push(fen_fullmove(&pos));
+        }
+        pos.make_null();
+        seen.push(fen_fullmove(&pos));
+        assert_eq!(seen, [41, 42, 42, 43, 43]);
+        assert_eq!(pos.fullmove_number(), 43);
+        // Black to move after White's null move; forget the history, play on.
+        pos.clear_history();
+        assert_eq!(pos.fullmove_number(), 43);
+        let m = legal_moves(&pos)[0];
+        pos.make(m);
+        assert_eq!(pos.fullmove_number(), 44);
+        let m = legal_moves(&pos)[0];
+        pos.make(m);
+        assert_eq!(pos.fullmove_number(), 44);
+        pos.unmake();
+        pos.unmake();
+        assert_eq!(pos.fullmove_number(), 43);
+        // The largest number stays the largest, and taking a move back
+        // gives it again.
+        let mut pos = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 65535").unwrap();
+        let m = legal_moves(&pos)[0];
+        pos.make(m);
+        assert_eq!(fen_fullmove(&pos), 65535);
+        pos.unmake();
+        assert_eq!(fen_fullmove(&pos), 65535);
     }
 
     #[test]

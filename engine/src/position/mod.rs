@@ -96,7 +96,13 @@ pub struct Position {
     by_color: [Bitboard; 2],
     occupied: Bitboard,
     side: Color,
-    fullmove: u16,
+    /// The FEN fullmove number when `history` was last empty; the current
+    /// number is derived from it and the moves made since
+    /// ([`fullmove_number`](Self::fullmove_number)), so make and unmake
+    /// keep no counter.
+    fullmove_base: u16,
+    /// Whether Black was to move when `history` was last empty.
+    black_at_base: bool,
     state: Irreversible,
     history: Vec<Undo>,
 }
@@ -119,7 +125,8 @@ impl Position {
             by_color: [Bitboard::EMPTY; 2],
             occupied: Bitboard::EMPTY,
             side: Color::White,
-            fullmove: 1,
+            fullmove_base: 1,
+            black_at_base: false,
             state: Irreversible { key: 0, pawn_key: 0, halfmove: 0, castling: CastleRights::NONE, ep: None },
             history: Vec::new(),
         }
@@ -309,10 +316,12 @@ impl Position {
         self.state.halfmove
     }
 
-    /// The FEN fullmove number: 1 at the start, up after each Black move.
-    #[inline(always)]
+    /// The FEN fullmove number: 1 at the start, up after each Black move
+    /// (null moves and passes included), at most 65535.
+    #[inline]
     pub fn fullmove_number(&self) -> u32 {
-        self.fullmove as u32
+        let black_moves = (self.history.len() + self.black_at_base as usize) / 2;
+        (self.fullmove_base as usize + black_moves).min(u16::MAX as usize) as u32
     }
 
     /// Zobrist key of the whole position.
@@ -348,6 +357,8 @@ impl Position {
     /// Forget the move history (keeps the position). Used after a UCI
     /// `position` command so the history stays bounded.
     pub fn clear_history(&mut self) {
+        self.fullmove_base = self.fullmove_number() as u16;
+        self.black_at_base = self.side == Color::Black;
         self.history.clear();
     }
 

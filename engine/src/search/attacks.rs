@@ -1,9 +1,10 @@
-//! The attack routines a profile picks as one unit: check detection, static
-//! exchange evaluation and the cheap "loses to a recapture" test, old and
-//! new side by side. All three build attacker sets, so a profile takes them
-//! in one form or the other, never mixed.
+//! The attack routines a profile picks as one unit: check detection (of the
+//! side to move, and of the move just made), static exchange evaluation and
+//! the cheap "loses to a recapture" test, old and new side by side. All of
+//! them build attacker sets, so a profile takes them in one form or the
+//! other, never mixed.
 
-use crate::attackers::{is_attacked_mailbox, MailboxAttackers};
+use crate::attackers::{is_attacked_mailbox, CheckInfo, MailboxAttackers};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::see::{loses_to_recapture_bitboard, loses_to_recapture_mailbox, see, see_bitboard};
@@ -13,8 +14,16 @@ use crate::sliders::FastSliders;
 /// attacker sets. Both forms give the same answers (`engine equiv`
 /// compares them on random positions).
 pub trait AttackRoutines {
+    /// What a node computes once, before making its moves, for
+    /// [`gives_check`](Self::gives_check).
+    type CheckInfo: Copy;
     /// Is the side to move in check?
     fn in_check(pos: &Position) -> bool;
+    /// The check information of `pos`'s side to move.
+    fn check_info(pos: &Position) -> Self::CheckInfo;
+    /// `m` has just been made in the position `info` was computed for, and
+    /// `pos` is the position after it: is the side now to move in check?
+    fn gives_check(pos: &Position, info: &Self::CheckInfo, m: Move) -> bool;
     /// Static exchange evaluation of `m`.
     fn see(pos: &Position, m: Move) -> i32;
     /// Is SEE of `m` surely negative, by a cheaper legal recapture?
@@ -31,10 +40,21 @@ pub struct MailboxAttacks;
 pub struct BitboardAttacks;
 
 impl AttackRoutines for MailboxAttacks {
+    /// Nothing: the old form scans the king's attackers after the move.
+    type CheckInfo = ();
+
     #[inline(always)]
     fn in_check(pos: &Position) -> bool {
         let us = pos.side_to_move();
         is_attacked_mailbox(pos, pos.king_square88(us), us.flip())
+    }
+
+    #[inline(always)]
+    fn check_info(_: &Position) {}
+
+    #[inline(always)]
+    fn gives_check(pos: &Position, _: &(), _: Move) -> bool {
+        Self::in_check(pos)
     }
 
     #[inline(always)]
@@ -49,9 +69,21 @@ impl AttackRoutines for MailboxAttacks {
 }
 
 impl AttackRoutines for BitboardAttacks {
+    type CheckInfo = CheckInfo;
+
     #[inline(always)]
     fn in_check(pos: &Position) -> bool {
         pos.in_check()
+    }
+
+    #[inline(always)]
+    fn check_info(pos: &Position) -> CheckInfo {
+        CheckInfo::new::<FastSliders>(pos)
+    }
+
+    #[inline(always)]
+    fn gives_check(pos: &Position, info: &CheckInfo, m: Move) -> bool {
+        info.gives_check(pos, m)
     }
 
     #[inline(always)]
