@@ -1,178 +1,309 @@
-//! The timing check, by process. Rounds of short runs of each build's own
-//! `boardbench gate-sample` ([`sample`]): per benchmark a round runs three
-//! processes next to each other — base, candidate and base again (the A/A
-//! control: two processes of one binary) — in a first-order balanced
-//! order, all pinned to one core; then extra rounds for the benchmarks
-//! whose A/A interval is still wider than its bound. [`analysis`] turns
-//! the processes' floors into ratios and verdicts.
+//! The timing check, in lock-step. Three workers — the base's build, the
+//! candidate's, and the base's again as the A/A control, each its own
+//! process ([`crate::gate::lockstep`]) — measure one case at a time,
+//! sample by sample in step ([`crate::gate::lockstep::schedule`]), so that
+//! every base sample has a candidate sample and a control sample taken
+//! under the same conditions of the machine. The gate visits every open
+//! case in turn (a shuffled order each pass), a few milliseconds each;
+//! after each visit the case's sequential rule ([`sequential`]) looks at
+//! its visits so far ([`paired`]) and decides it or leaves it open; the
+//! passes go on until every case is decided or the time budget is spent.
+//! [`cases`] matches and sizes the cases; [`outcome`] is what comes out.
 
-pub mod analysis;
-pub mod sample;
+pub mod cases;
+pub mod outcome;
+pub mod paired;
+pub mod sequential;
 
-use crate::engines::process::{self, Ending, Job};
-use crate::gate::timing::analysis::{analyse, TimingOutcome};
-use crate::gate::timing::sample::{Sample, SAMPLE_SCHEMA};
-use crate::measure::runner::balanced_orders;
-use crate::measure::sysinfo;
-use std::path::Path;
+use crate::gate::lockstep::protocol::Visit;
+use crate::gate::lockstep::schedule::{self, Pairing, BASE, CANDIDATE, CONTROL, WORKERS};
+use crate::gate::lockstep::workers::{Limits, Spec, Workers};
+use crate::gate::timing::cases::{plan_cases, Planned, WARM_CYCLES};
+use crate::gate::timing::outcome::{TimingCase, TimingOutcome, WorkerInfo};
+use crate::gate::timing::paired::{lag1_autocorrelation, visit_log_ratio};
+use crate::gate::timing::sequential::{Judgement, Rule};
+use crate::gate::verdict::Verdict;
+use crate::measure::{stats, sysinfo};
+use crate::output::write_atomic;
+use engine::rng::Rng;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// How each timing process runs: the positions file the gate wrote, and
-/// the `gate-sample` flags.
-pub(crate) struct Sampler<'a> {
+/// Where the A/A control is placed apart from the base (same build).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct ControlPlacement {
+    pub stack_shift: usize,
+    pub heap_offset: usize,
+}
+
+/// What the timing check runs and how.
+pub(crate) struct TimingPlan<'a> {
+    pub base: &'a Path,
+    pub candidate: &'a Path,
+    pub candidate_env: &'a [(String, String)],
     pub positions: &'a Path,
     pub per_bucket: usize,
-    pub seconds: f64,
-    pub core: usize,
+    pub pairing: Pairing,
+    pub cores: Vec<usize>,
     pub benches: &'a [String],
     pub root: &'a Path,
+    pub rule: Rule,
+    pub budget_s: f64,
+    pub control: ControlPlacement,
+    /// Write every visit's raw samples here (JSON), for a closer look.
+    pub samples_out: Option<PathBuf>,
 }
 
-impl Sampler<'_> {
-    fn sample(&self, bin: &Path, env: &[(String, String)], bench: &str) -> Result<Sample, String> {
-        let mut args: Vec<String> = vec![
-            "gate-sample".into(),
-            "--positions".into(),
-            self.positions.display().to_string(),
-            "--per-bucket".into(),
-            self.per_bucket.to_string(),
-            "--seconds".into(),
-            self.seconds.to_string(),
-            "--core".into(),
-            self.core.to_string(),
-        ];
-        args.extend(["--bench".to_string(), bench.to_string()]);
-        let timeout = Duration::from_secs_f64(120.0 + 20.0 * self.seconds);
-        let f = process::run(&Job {
-            program: bin,
-            args: &args,
-            stdin: None,
-            cwd: self.root,
-            env,
-            core: Some(self.core),
-            realtime: false,
-            timeout,
-            stop_when: None,
-        })?;
-        if f.ending != Ending::Exited(0) {
-            return Err(format!("{} gate-sample: {:?}; last lines: {}", bin.display(), f.ending, f.last_lines(3)));
-        }
-        let s: Sample = serde_json::from_str(f.stdout.trim()).map_err(|e| {
-            format!(
-                "{} gate-sample printed no sample ({e}); does that revision have the gate? last lines: {}",
-                bin.display(),
-                f.last_lines(2)
-            )
-        })?;
-        if s.schema != SAMPLE_SCHEMA {
-            return Err(format!("{}: sample schema {} is not {SAMPLE_SCHEMA}", bin.display(), s.schema));
-        }
-        Ok(s)
+/// One case's visits so far.
+struct Open {
+    plan: Planned,
+    ratio: Vec<f64>,
+    control: Vec<f64>,
+    base_cost: Vec<f64>,
+    cand_cost: Vec<f64>,
+    pairs: usize,
+    judgement: Judgement,
+    decided_s: Option<f64>,
+    raw: Vec<serde_json::Value>,
+}
+
+/// Limit on one visit's wait: generous against a loaded machine, short
+/// against a stuck worker.
+fn visit_limit(expected_s: f64) -> Duration {
+    Limits::DEFAULT.visit.max(Duration::from_secs_f64(50.0 * expected_s))
+}
+
+/// Run the timing check.
+pub(crate) fn timing(p: &TimingPlan) -> Result<TimingOutcome, String> {
+    let t_start = Instant::now();
+    let specs = [
+        Spec { role: "base".into(), program: p.base.to_path_buf(), env: vec![], stack_shift: 0, heap_offset: 0 },
+        Spec {
+            role: "candidate".into(),
+            program: p.candidate.to_path_buf(),
+            env: p.candidate_env.to_vec(),
+            stack_shift: 0,
+            heap_offset: 0,
+        },
+        Spec {
+            role: "A/A control".into(),
+            program: p.base.to_path_buf(),
+            env: vec![],
+            stack_shift: p.control.stack_shift,
+            heap_offset: p.control.heap_offset,
+        },
+    ];
+    let mut common: Vec<String> = vec![
+        "--positions".into(),
+        p.positions.display().to_string(),
+        "--per-bucket".into(),
+        p.per_bucket.to_string(),
+        "--cores".into(),
+        p.cores.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(","),
+    ];
+    for b in p.benches {
+        common.extend(["--bench".to_string(), b.clone()]);
     }
-}
-
-/// The timing check: `rounds` rounds of every benchmark
-/// ([`TimingRun::round`]), then extra rounds for the benchmarks whose A/A
-/// interval is still wider than its bound.
-pub(crate) fn timing(
-    base: &Path,
-    cand: &Path,
-    cand_env: &[(String, String)],
-    s: &Sampler,
-    rounds: usize,
-    threshold: f64,
-    aa_bound: f64,
-) -> Result<TimingOutcome, String> {
-    let mut got: [Vec<Sample>; 3] = [Vec::new(), Vec::new(), Vec::new()];
-    let mut run = TimingRun { base, cand, cand_env, sampler: s, triple: 0, warned: false };
-    let all: Vec<&String> = s.benches.iter().collect();
-    for r in 0..rounds {
-        let t = Instant::now();
-        run.round(&all, r, &mut got)?;
+    let mut workers = Workers::start(&specs, &common, p.root, Limits::DEFAULT)?;
+    let startup_s = t_start.elapsed().as_secs_f64();
+    let hellos = workers.hellos.clone();
+    let infos: Vec<WorkerInfo> = hellos
+        .iter()
+        .zip(&specs)
+        .map(|(h, s)| WorkerInfo {
+            role: s.role.clone(),
+            pid: h.pid,
+            git_commit: h.git_commit.clone(),
+            aslr: h.aslr.clone(),
+            pinned: h.pinned,
+            realtime: h.realtime,
+            heap_offset: h.heap_offset,
+            stack_shift: s.stack_shift,
+        })
+        .collect();
+    if let Some(w) = infos.iter().find(|w| !(w.pinned && w.realtime)) {
         eprintln!(
-            "boardbench gate: timing round {}/{rounds} ({:.1} s; load {})",
-            r + 1,
-            t.elapsed().as_secs_f64(),
-            sysinfo::load_average().map(|l| format!("{:.2}", l[0])).unwrap_or_else(|| "?".into())
+            "boardbench gate: warning: the {} worker runs {} {} (results are noisier)",
+            w.role,
+            if w.pinned { "pinned" } else { "unpinned" },
+            if w.realtime { "real-time" } else { "without real-time priority" }
         );
     }
-    // Benchmarks whose A/A control is still too wide get more rounds, up to
-    // EXTRA_ROUNDS_FACTOR times as many: movegen's floors spread ±5-10% from
-    // one process to the next here, and 16 rounds pinned its A/A only to
-    // about ±8%.
-    let mut outcome = analyse(&got[0], &got[1], &got[2], threshold, aa_bound);
-    for r in rounds..rounds * EXTRA_ROUNDS_FACTOR {
-        let noisy: Vec<&String> =
-            s.benches.iter().filter(|b| outcome.cases.iter().any(|c| !c.aa_pass && c.case.bench == **b)).collect();
-        if noisy.is_empty() {
+    let matched = plan_cases(&hellos);
+    let mut open: Vec<Open> = matched
+        .cases
+        .into_iter()
+        .map(|plan| Open {
+            plan,
+            ratio: Vec::new(),
+            control: Vec::new(),
+            base_cost: Vec::new(),
+            cand_cost: Vec::new(),
+            pairs: 0,
+            judgement: Judgement::Open,
+            decided_s: None,
+            raw: Vec::new(),
+        })
+        .collect();
+    eprintln!(
+        "boardbench gate: timing {} cases in lock-step ({} pairing on core{} {}; workers ready in {startup_s:.1} s), \
+         budget {:.0} s",
+        open.len(),
+        p.pairing.name(),
+        if p.cores.len() > 1 { "s" } else { "" },
+        p.cores.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" and "),
+        p.budget_s
+    );
+    let t0 = Instant::now();
+    let mut rng = Rng::new(0x6A7E_5EED);
+    let mut passes = 0;
+    'budget: loop {
+        let mut order: Vec<usize> = (0..open.len()).filter(|&i| open[i].judgement == Judgement::Open).collect();
+        if order.is_empty() {
             break;
         }
-        let t = Instant::now();
-        run.round(&noisy, r, &mut got)?;
+        for j in (1..order.len()).rev() {
+            order.swap(j, rng.index(j + 1));
+        }
+        for &i in &order {
+            if t0.elapsed().as_secs_f64() >= p.budget_s {
+                break 'budget;
+            }
+            let o = &mut open[i];
+            let offset = o.ratio.len() as u32;
+            let visits: Vec<Visit> = (0..WORKERS)
+                .map(|k| Visit {
+                    case: o.plan.index[k],
+                    reps: o.plan.reps,
+                    warm: WARM_CYCLES,
+                    cycles: o.plan.cycles,
+                    offset,
+                    pairing: p.pairing,
+                })
+                .collect();
+            let expect: Vec<usize> = (0..WORKERS)
+                .map(|k| {
+                    let all = schedule::samples_of(p.pairing, k, offset, WARM_CYCLES + o.plan.cycles);
+                    all - schedule::samples_of(p.pairing, k, offset, WARM_CYCLES)
+                })
+                .collect();
+            let label = o.plan.id.to_string();
+            let got = workers.visit(&label, &visits, &expect, visit_limit(o.plan.visit_s))?;
+            let paired = schedule::pairs(p.pairing, offset, WARM_CYCLES, o.plan.cycles, [&got[BASE], &got[CANDIDATE], &got[CONTROL]])
+                .ok_or_else(|| format!("the workers' samples of {label} do not pair up"))?;
+            let (Some(r), Some(c)) = (visit_log_ratio(&paired.candidate), visit_log_ratio(&paired.control)) else {
+                return Err(format!("a worker measured a sample of {label} as zero, negative or not a number"));
+            };
+            let per_call = (o.plan.reps * o.plan.calls as u64) as f64;
+            let costs = |v: &[(f64, f64)], second: bool| {
+                let mut x: Vec<f64> = v.iter().map(|&(b, o)| if second { o } else { b } / per_call).collect();
+                stats::median_mut(&mut x)
+            };
+            o.base_cost.push(costs(&paired.candidate, false));
+            o.cand_cost.push(costs(&paired.candidate, true));
+            o.ratio.push(r);
+            o.control.push(c);
+            o.pairs += paired.candidate.len();
+            if p.samples_out.is_some() {
+                o.raw.push(serde_json::json!({ "visit": offset, "at_s": t0.elapsed().as_secs_f64(), "samples": got }));
+            }
+            o.judgement = p.rule.judge(&o.ratio, &o.control);
+            if o.judgement != Judgement::Open {
+                o.decided_s = Some(t0.elapsed().as_secs_f64());
+            }
+        }
+        passes += 1;
+        let left = open.iter().filter(|o| o.judgement == Judgement::Open).count();
         eprintln!(
-            "boardbench gate: extra round {} for {} ({:.1} s; load {})",
-            r + 1 - rounds,
-            noisy.iter().map(|b| b.as_str()).collect::<Vec<_>>().join(", "),
-            t.elapsed().as_secs_f64(),
+            "boardbench gate: pass {passes}: {left} of {} cases open ({:.1} s; load {})",
+            open.len(),
+            t0.elapsed().as_secs_f64(),
             sysinfo::load_average().map(|l| format!("{:.2}", l[0])).unwrap_or_else(|| "?".into())
         );
-        outcome = analyse(&got[0], &got[1], &got[2], threshold, aa_bound);
     }
+    let measured_s = t0.elapsed().as_secs_f64();
+    let samples_cursor: Vec<u64> = (0..WORKERS).map(|k| workers.cursor(k)).collect();
+    workers.finish();
+    if let Some(path) = &p.samples_out {
+        let doc = serde_json::json!({
+            "pairing": p.pairing,
+            "samples_finished": samples_cursor,
+            "cases": open.iter().map(|o| serde_json::json!({
+                "case": o.plan.id, "reps": o.plan.reps, "calls": o.plan.calls, "cycles": o.plan.cycles,
+                "warm": WARM_CYCLES, "visits": o.raw,
+            })).collect::<Vec<_>>(),
+        });
+        let bytes = serde_json::to_vec(&doc).map_err(|e| e.to_string())?;
+        write_atomic(path, &bytes).map_err(|e| e.to_string())?;
+    }
+    let cases: Vec<TimingCase> = open.into_iter().map(|o| finish_case(o, &p.rule)).collect();
+    let mut autocorrelations: Vec<f64> =
+        cases.iter().map(|c| lag1_autocorrelation(&c.per_visit)).filter(|x| x.is_finite()).collect();
+    let mut outcome = TimingOutcome {
+        pairing: p.pairing,
+        cores: p.cores.clone(),
+        threshold: p.rule.threshold,
+        aa_bound: p.rule.aa_bound,
+        level: p.rule.level,
+        budget_s: p.budget_s,
+        measured_s,
+        startup_s,
+        passes,
+        workers: infos,
+        visit_autocorrelation: (!autocorrelations.is_empty()).then(|| stats::median_mut(&mut autocorrelations)),
+        cases,
+        unmatched: matched.unmatched,
+        new_cases: matched.new_cases,
+        regressions: 0,
+        placement_warnings: 0,
+        undecided: 0,
+    };
+    outcome.tally();
     Ok(outcome)
 }
 
-/// At most this many times `--rounds` for a benchmark whose A/A interval
-/// is still wider than its bound.
-pub const EXTRA_ROUNDS_FACTOR: usize = 3;
-
-/// The processes of the timing check, in their balanced order.
-struct TimingRun<'a> {
-    base: &'a Path,
-    cand: &'a Path,
-    cand_env: &'a [(String, String)],
-    sampler: &'a Sampler<'a>,
-    triple: usize,
-    warned: bool,
-}
-
-impl TimingRun<'_> {
-    /// One round over `benches`: per benchmark three processes — base,
-    /// candidate, base again — next to each other in time (so drift of the
-    /// machine's speed between them is small), in a first-order balanced
-    /// order that changes from one triple to the next; the benchmarks take
-    /// turns going first. Appends one sample per build to `got`.
-    fn round(&mut self, benches: &[&String], r: usize, got: &mut [Vec<Sample>; 3]) -> Result<(), String> {
-        let orders = balanced_orders(3);
-        let n = benches.len();
-        let mut round: [Option<Sample>; 3] = [None, None, None];
-        for j in 0..n {
-            let bench = benches[(j + r) % n];
-            for &k in &orders[self.triple % orders.len()] {
-                let (bin, env) = if k == 1 { (self.cand, self.cand_env) } else { (self.base, &[][..]) };
-                let sample = self.sampler.sample(bin, env, bench)?;
-                let placed = sample.pinned && sample.realtime;
-                if !(self.warned || placed) {
-                    eprintln!(
-                        "boardbench gate: warning: samples run {} {} (results are noisier)",
-                        if sample.pinned { "pinned" } else { "unpinned" },
-                        if sample.realtime { "real-time" } else { "without real-time priority" }
-                    );
-                    self.warned = true;
-                }
-                match &mut round[k] {
-                    Some(acc) => acc.benches.extend(sample.benches),
-                    slot => *slot = Some(sample),
-                }
-            }
-            self.triple += 1;
-        }
-        let order = &self.sampler.benches;
-        for (k, x) in round.into_iter().enumerate() {
-            let mut x = x.expect("every build ran");
-            // Registry order, whichever benchmark went first this round.
-            x.benches.sort_by_key(|b| order.iter().position(|n| *n == b.name).unwrap_or(usize::MAX));
-            got[k].push(x);
-        }
-        Ok(())
+/// A case's visits as its report line.
+fn finish_case(o: Open, rule: &Rule) -> TimingCase {
+    let (ratio, aa) = rule.intervals(&o.ratio, &o.control);
+    let (verdict, undecided) = match o.judgement {
+        Judgement::Regression => (Verdict::Regression, None),
+        Judgement::Pass => (Verdict::Ok, None),
+        Judgement::Faster => (Verdict::Faster, None),
+        Judgement::ControlOut => (
+            Verdict::Undecided,
+            Some(format!(
+                "the A/A control lies outside ±{:.1}%: two processes of the base build disagree on this case",
+                rule.aa_bound * 100.0
+            )),
+        ),
+        Judgement::Open => (
+            Verdict::Undecided,
+            Some(if o.ratio.len() < rule.min_visits() {
+                format!("the time budget ran out after {} visits ({} needed for an interval)", o.ratio.len(), rule.min_visits())
+            } else {
+                "the time budget ran out with the interval across the threshold (or the A/A control across its bound)"
+                    .to_string()
+            }),
+        ),
+    };
+    let exp = |v: &[f64]| v.iter().map(|x| x.exp()).collect::<Vec<f64>>();
+    TimingCase {
+        unit: format!("{} per call", o.plan.unit),
+        base: stats::median(&o.base_cost),
+        candidate: stats::median(&o.cand_cost),
+        ratio,
+        aa,
+        verdict,
+        undecided,
+        decided_s: o.decided_s,
+        reps: o.plan.reps,
+        calls: o.plan.calls,
+        pairs: o.pairs,
+        per_visit: exp(&o.ratio),
+        aa_per_visit: exp(&o.control),
+        instructions: None,
+        cause: None,
+        warning: false,
+        case: o.plan.id,
     }
 }
