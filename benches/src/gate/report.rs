@@ -122,8 +122,8 @@ fn timing_table(s: &mut String, t: &TimingOutcome) {
     let _ = writeln!(
         s,
         "\ntiming: lock-step pairs ({} pairing on core{} {}), {:.0} s measured of a {:.0} s budget \
-         (+{:.1} s starting the workers), {} passes; per case the median over visits of each visit's median \
-         paired ratio, {:.0}% order-statistic intervals; regression above +{:.1}%, pass below it, \
+         ({:.1} s of it starting {} generations of workers, one visit of each open case per generation); per case \
+         the median over visits of each visit's median paired ratio, {:.0}% order-statistic intervals; regression above +{:.1}%, pass below it, \
          A/A within ±{:.1}%",
         t.pairing.name(),
         if t.cores.len() > 1 { "s" } else { "" },
@@ -131,7 +131,7 @@ fn timing_table(s: &mut String, t: &TimingOutcome) {
         t.measured_s,
         t.budget_s,
         t.startup_s,
-        t.passes,
+        t.generations,
         t.level * 100.0,
         t.threshold * 100.0,
         t.aa_bound * 100.0
@@ -264,7 +264,8 @@ mod tests {
     fn the_summary_names_what_cannot_be_judged() {
         let mut t = outcome_of(&[Verdict::Ok, Verdict::Ok]);
         t.unmatched.push(
-            "cannot judge case movegenbench opening mailbox: the candidate does not measure it (removed or renamed?)".into(),
+            "cannot judge case movegenbench opening mailbox: the candidate does not measure it (removed or renamed?)"
+                .into(),
         );
         t.new_cases.push("new case movegenbench opening mailbox2: only the candidate measures it (not judged)".into());
         let r = report(t, None);
@@ -316,7 +317,10 @@ mod tests {
         let r = report(t, Some(same));
         assert_eq!(r.exit_status, exit::TOO_NOISY);
         let line = summary_line(&r);
-        assert!(line.starts_with("gate: UNDECIDED, 1 case(s) not decided within 60 s: getattacksbench endgame mailbox"), "{line}");
+        assert!(
+            line.starts_with("gate: UNDECIDED, 1 case(s) not decided within 60 s: getattacksbench endgame mailbox"),
+            "{line}"
+        );
         assert!(line.ends_with("; warning, slower with the same instructions (placement): movegenbench opening bitboard (time +5.0%, same instructions: placement)"), "{line}");
     }
 }

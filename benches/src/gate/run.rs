@@ -14,7 +14,7 @@ use crate::gate::lockstep::workers::check_protocol;
 use crate::gate::positions::{select_positions, write_positions};
 use crate::gate::report::{summary_line, tables, GateReport, REPORT_SCHEMA};
 use crate::gate::timing::sequential::{Rule, LEVEL};
-use crate::gate::timing::{timing, ControlPlacement, TimingPlan};
+use crate::gate::timing::{timing, TimingPlan};
 use crate::gate::verdict::exit;
 use crate::measure::{pin, sysinfo};
 use crate::output::{self, print_out, write_atomic};
@@ -138,7 +138,7 @@ pub fn gate_main(a: &GateCli) -> Result<i32, String> {
             root: &root,
             rule: Rule { threshold: a.threshold / 100.0, aa_bound: aa_bound / 100.0, level: LEVEL },
             budget_s: a.budget,
-            control: control_placement(),
+            scratch: &cache,
             samples_out: a.samples_out.clone(),
         };
         timing_out = Some(timing(&plan)?);
@@ -215,15 +215,6 @@ fn cores_for(pairing: Pairing, core: usize) -> Result<Vec<usize>, String> {
             }
         }
     }
-}
-
-/// The A/A control's own placement: its stack and heap moved by a random
-/// multiple of 16 bytes (a different one every run), so that the control
-/// shows what the placement of a process alone does to each case.
-fn control_placement() -> ControlPlacement {
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
-    let mut rng = engine::rng::Rng::new(u64::from(nanos) ^ (u64::from(std::process::id()) << 32));
-    ControlPlacement { stack_shift: 16 * (1 + rng.below(255) as usize), heap_offset: 16 * (1 + rng.below(4095) as usize) }
 }
 
 #[cfg(test)]

@@ -112,7 +112,8 @@ impl Page {
         let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes())
             .map_err(|_| format!("{}: a path with a NUL byte", path.display()))?;
         // SAFETY: open with a valid C string; checked for failure.
-        let fd = unsafe { libc::open(c.as_ptr(), libc::O_RDWR | libc::O_CREAT | libc::O_EXCL | libc::O_CLOEXEC, 0o600) };
+        let fd =
+            unsafe { libc::open(c.as_ptr(), libc::O_RDWR | libc::O_CREAT | libc::O_EXCL | libc::O_CLOEXEC, 0o600) };
         if fd < 0 {
             return Err(os_error("cannot create the gate's shared page", &path));
         }
@@ -148,7 +149,8 @@ impl Page {
         // SAFETY: a zeroed stat buffer filled by fstat on our descriptor.
         let mut st: libc::stat = unsafe { std::mem::zeroed() };
         let size_ok = unsafe { libc::fstat(fd, &mut st) } == 0 && st.st_size as usize >= PAGE_BYTES;
-        let mapped = if size_ok { map(fd, path) } else { Err(format!("{}: not a gate page (too small)", path.display())) };
+        let mapped =
+            if size_ok { map(fd, path) } else { Err(format!("{}: not a gate page (too small)", path.display())) };
         // SAFETY: our own descriptor.
         unsafe { libc::close(fd) };
         let page = Page { shared: mapped?, path: path.to_path_buf(), owner: false };
@@ -377,9 +379,15 @@ mod tests {
         assert_eq!(page.sleep_until_step(1, Duration::from_millis(5), Duration::from_secs(10)), Ok(()));
         let other = waker.join().unwrap();
         // A step that never comes times out; a stop ends every wait.
-        assert_eq!(page.sleep_until_step(9, Duration::from_millis(1), Duration::from_millis(5)), Err(WaitError::TimedOut));
+        assert_eq!(
+            page.sleep_until_step(9, Duration::from_millis(1), Duration::from_millis(5)),
+            Err(WaitError::TimedOut)
+        );
         other.request_stop();
-        assert_eq!(page.sleep_until_step(9, Duration::from_millis(1), Duration::from_secs(10)), Err(WaitError::Stopped));
+        assert_eq!(
+            page.sleep_until_step(9, Duration::from_millis(1), Duration::from_secs(10)),
+            Err(WaitError::Stopped)
+        );
         assert_eq!(page.spin_until(|p| p.arrivals() == 99, Duration::from_secs(10)), Err(WaitError::Stopped));
         let path = page.path().to_path_buf();
         drop(other);

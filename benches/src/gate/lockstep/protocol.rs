@@ -20,8 +20,6 @@ pub fn protocol_line(version: u32) -> String {
 pub struct Hello {
     pub protocol: u32,
     pub pid: u32,
-    /// The commit the worker's build was made from, as it knows it.
-    pub git_commit: Option<String>,
     /// Unit of every sample ("ticks", "ns").
     pub unit: String,
     /// Clock units per microsecond.
@@ -33,6 +31,9 @@ pub struct Hello {
     /// Bytes of heap the worker set aside before preparing its cases (its
     /// own data placement).
     pub heap_offset: usize,
+    /// Seconds from the worker's start to its hello: preparing the cases,
+    /// calibrating the clock, timing a pass of each case.
+    pub ready_s: f64,
     pub cases: Vec<CaseInfo>,
 }
 
@@ -78,7 +79,10 @@ pub enum Message {
     Hello(Hello),
     /// A visit's samples: clock units of each timed sample (`reps` passes),
     /// in the order of the worker's steps.
-    Samples { case: usize, units: Vec<f64> },
+    Samples {
+        case: usize,
+        units: Vec<f64>,
+    },
 }
 
 /// One message as its line (without the newline).

@@ -23,7 +23,6 @@ use crate::measure::{aslr, pin, stats};
 use crate::output::print_out;
 use crate::suite::cases::{prepare_all, PreparedCase};
 use crate::suite::{benchmarks, run};
-use crate::workspace;
 use std::hint::black_box;
 use std::io::BufRead;
 use std::path::PathBuf;
@@ -74,6 +73,7 @@ const MAX_HEAP_OFFSET: usize = 1 << 24;
 
 /// Run `gate-worker`; the exit status.
 pub fn worker_main(a: &WorkerCli) -> Result<i32, String> {
+    let started = std::time::Instant::now();
     if a.protocol {
         print_out(&format!("{}\n", protocol_line(PROTOCOL)))?;
         return Ok(0);
@@ -125,7 +125,6 @@ pub fn worker_main(a: &WorkerCli) -> Result<i32, String> {
     let hello = Hello {
         protocol: PROTOCOL,
         pid,
-        git_commit: workspace::git_state(&workspace::root()).0,
         unit: match clock {
             Clock::Tsc(_) => "ticks".into(),
             Clock::Monotonic(_) => "ns".into(),
@@ -135,6 +134,7 @@ pub fn worker_main(a: &WorkerCli) -> Result<i32, String> {
         pinned: pinning.pinned,
         realtime: pinning.realtime,
         heap_offset: a.heap_offset,
+        ready_s: started.elapsed().as_secs_f64(),
         cases: infos,
     };
     say(&Message::Hello(hello))?;
@@ -183,7 +183,9 @@ fn run_visit(
     let per = v.pairing.per_step();
     let waited = |e: WaitError, s: u32| match e {
         WaitError::Stopped => "gate-worker: the gate stopped the run".to_string(),
-        WaitError::TimedOut => format!("gate-worker: waited {} s for step {s}; the other workers stalled", STEP_LIMIT.as_secs()),
+        WaitError::TimedOut => {
+            format!("gate-worker: waited {} s for step {s}; the other workers stalled", STEP_LIMIT.as_secs())
+        }
     };
     for s in 0..all * STEPS_PER_CYCLE {
         let st = schedule::step(v.pairing, s, v.offset);

@@ -73,10 +73,14 @@ pub struct Workers {
     pub hellos: Vec<Hello>,
 }
 
-/// The argument and environment bytes the kernel copies onto a new
-/// process's stack for `args` and `env`.
+/// The string bytes the kernel copies onto a new process's stack for
+/// `args` (the program's path first) and `env`: the path once more (as the
+/// executed file's name), every argument and every variable, each with its
+/// terminating NUL.
 fn stack_bytes(args: &[String], env: &[(String, String)]) -> usize {
-    args.iter().map(|a| a.len() + 1).sum::<usize>() + env.iter().map(|(k, v)| k.len() + v.len() + 2).sum::<usize>()
+    let path = args.first().map_or(0, |p| p.len() + 1);
+    path + args.iter().map(|a| a.len() + 1).sum::<usize>()
+        + env.iter().map(|(k, v)| k.len() + v.len() + 2).sum::<usize>()
 }
 
 impl Workers {
@@ -85,9 +89,9 @@ impl Workers {
     pub fn start(specs: &[Spec], common: &[String], cwd: &Path, limits: Limits) -> Result<Workers, String> {
         let page = Page::create(&page_dir(cwd), specs.len())?;
         let parent = std::process::id().to_string();
-        let base_env: Vec<(String, String)> = std::env::vars()
-            .filter(|(k, _)| k != PAD_VAR && k != crate::measure::aslr::OPT_OUT)
-            .collect();
+        // Address randomisation is switched off in each worker before it
+        // starts (below), so no worker re-executes itself.
+        let base_env: Vec<(String, String)> = std::env::vars().filter(|(k, _)| k != PAD_VAR).collect();
         let plan: Vec<(Vec<String>, Vec<(String, String)>)> = specs
             .iter()
             .enumerate()
@@ -122,6 +126,21 @@ impl Workers {
             {
                 use std::os::unix::process::CommandExt;
                 cmd.process_group(0);
+            }
+            #[cfg(target_os = "linux")]
+            {
+                use std::os::unix::process::CommandExt;
+                // SAFETY: between fork and exec, two system calls on the
+                // child itself; nothing allocated, no lock taken.
+                unsafe {
+                    cmd.pre_exec(|| {
+                        let persona = libc::personality(0xffff_ffff);
+                        if persona != -1 {
+                            libc::personality((persona | libc::ADDR_NO_RANDOMIZE) as libc::c_ulong);
+                        }
+                        Ok(())
+                    })
+                };
             }
             let mut child =
                 cmd.spawn().map_err(|e| format!("cannot start the {} worker {}: {e}", s.role, s.program.display()))?;
@@ -263,7 +282,8 @@ impl Workers {
 
     fn send(&mut self, k: usize, c: &Command) -> Result<(), String> {
         let line = format!("{}\n", to_line(c));
-        let ok = self.procs[k].stdin.as_mut().is_some_and(|s| s.write_all(line.as_bytes()).and_then(|()| s.flush()).is_ok());
+        let ok =
+            self.procs[k].stdin.as_mut().is_some_and(|s| s.write_all(line.as_bytes()).and_then(|()| s.flush()).is_ok());
         if ok {
             Ok(())
         } else {
@@ -343,11 +363,8 @@ pub fn check_protocol(role: &str, label: &str, bin: &Path) -> Result<(), String>
     if out.status.success() && said == protocol_line(PROTOCOL) {
         return Ok(());
     }
-    let why = if out.status.success() {
-        format!("its worker speaks {said:?}")
-    } else {
-        "it has no gate worker".to_string()
-    };
+    let why =
+        if out.status.success() { format!("its worker speaks {said:?}") } else { "it has no gate worker".to_string() };
     Err(format!(
         "the {role} ({label}) cannot take part in the lock-step timing check: {why}, the gate needs \
          protocol {PROTOCOL} (a revision that predates the lock-step gate); choose a later --base, or pass --no-timing"

@@ -54,7 +54,7 @@ pub struct Matched {
     pub new_cases: Vec<String>,
 }
 
-const ROLES: [&str; WORKERS] = ["base", "candidate", "A/A control"];
+pub const ROLES: [&str; WORKERS] = ["base", "candidate", "A/A control"];
 
 /// Match the workers' cases (hellos in slot order) and size them.
 pub fn plan_cases(hellos: &[Hello]) -> Matched {
@@ -63,7 +63,8 @@ pub fn plan_cases(hellos: &[Hello]) -> Matched {
     for (bi, c) in hellos[BASE].cases.iter().enumerate() {
         let id = &c.id;
         let Some(ci) = find(CANDIDATE, id) else {
-            m.unmatched.push(format!("cannot judge case {id}: the candidate does not measure it (removed or renamed?)"));
+            m.unmatched
+                .push(format!("cannot judge case {id}: the candidate does not measure it (removed or renamed?)"));
             continue;
         };
         let Some(ai) = find(CONTROL, id) else {
@@ -92,7 +93,15 @@ pub fn plan_cases(hellos: &[Hello]) -> Matched {
         let cycle = f64::from(STEPS_PER_CYCLE) * (reps + 1) as f64 * pass;
         let cycles = ((VISIT_US * per_us / cycle).floor() as u32).clamp(MIN_CYCLES, MAX_CYCLES);
         let visit_s = f64::from(cycles + WARM_CYCLES) * cycle / per_us / 1e6;
-        m.cases.push(Planned { id: id.clone(), index, unit: hellos[BASE].unit.clone(), calls: c.calls, reps, cycles, visit_s });
+        m.cases.push(Planned {
+            id: id.clone(),
+            index,
+            unit: hellos[BASE].unit.clone(),
+            calls: c.calls,
+            reps,
+            cycles,
+            visit_s,
+        });
     }
     for c in &hellos[CANDIDATE].cases {
         if !hellos[BASE].cases.iter().any(|b| b.id == c.id) {
@@ -111,13 +120,13 @@ pub(crate) mod tests {
         Hello {
             protocol: 1,
             pid: 1,
-            git_commit: None,
             unit: "ticks".into(),
             units_per_us: 2000.0,
             aslr: "off".into(),
             pinned: true,
             realtime: true,
             heap_offset: 0,
+            ready_s: 0.1,
             cases: cases
                 .iter()
                 .map(|&(b, k, a, pass)| CaseInfo {
@@ -131,11 +140,16 @@ pub(crate) mod tests {
 
     #[test]
     fn cases_are_matched_and_sized() {
-        let base = hello(&[("g", "opening", "mailbox", 4000.0), ("g", "opening", "old", 2000.0), ("m", "endgame", "bb", 1e6)]);
-        let cand = hello(&[("g", "opening", "mailbox", 4100.0), ("g", "opening", "new", 2000.0), ("m", "endgame", "bb", 1e6)]);
+        let base =
+            hello(&[("g", "opening", "mailbox", 4000.0), ("g", "opening", "old", 2000.0), ("m", "endgame", "bb", 1e6)]);
+        let cand =
+            hello(&[("g", "opening", "mailbox", 4100.0), ("g", "opening", "new", 2000.0), ("m", "endgame", "bb", 1e6)]);
         let m = plan_cases(&[base.clone(), cand, base.clone()]);
         assert_eq!(m.cases.len(), 2);
-        assert_eq!(m.unmatched, ["cannot judge case g opening old: the candidate does not measure it (removed or renamed?)"]);
+        assert_eq!(
+            m.unmatched,
+            ["cannot judge case g opening old: the candidate does not measure it (removed or renamed?)"]
+        );
         assert_eq!(m.new_cases, ["new case g opening new: only the candidate measures it (not judged)"]);
         // 20 us at 2000 ticks/us is 40000 ticks: 10 passes of 4000.
         let g = &m.cases[0];

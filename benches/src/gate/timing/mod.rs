@@ -15,6 +15,7 @@ pub mod outcome;
 pub mod paired;
 pub mod sequential;
 
+use crate::gate::lockstep::page::page_dir;
 use crate::gate::lockstep::protocol::Visit;
 use crate::gate::lockstep::schedule::{self, Pairing, BASE, CANDIDATE, CONTROL, WORKERS};
 use crate::gate::lockstep::workers::{Limits, Spec, Workers};
@@ -29,13 +30,6 @@ use engine::rng::Rng;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// Where the A/A control is placed apart from the base (same build).
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct ControlPlacement {
-    pub stack_shift: usize,
-    pub heap_offset: usize,
-}
-
 /// What the timing check runs and how.
 pub(crate) struct TimingPlan<'a> {
     pub base: &'a Path,
@@ -49,9 +43,33 @@ pub(crate) struct TimingPlan<'a> {
     pub root: &'a Path,
     pub rule: Rule,
     pub budget_s: f64,
-    pub control: ControlPlacement,
     /// Write every visit's raw samples here (JSON), for a closer look.
     pub samples_out: Option<PathBuf>,
+    /// Where the workers' copies of the binaries go when there is no
+    /// tmpfs.
+    pub scratch: &'a Path,
+}
+
+/// A copy of a binary, removed when dropped. Every worker of every
+/// generation runs from a fresh copy: the kernel keeps one file's pages in
+/// the same physical memory for every process that runs it, and where they
+/// landed decides which cache sets its code and read-only tables (the magic
+/// attack tables) compete for — seen here to move magic lookups by ±5%
+/// from one copy of a binary to the next. A fresh copy draws that anew.
+struct Copied(PathBuf);
+
+impl Copied {
+    fn of(bin: &Path, dir: &Path, tag: &str) -> Result<Copied, String> {
+        let to = dir.join(format!("boardbench-gate-{}-{tag}", std::process::id()));
+        std::fs::copy(bin, &to).map_err(|e| format!("cannot copy {} to {}: {e}", bin.display(), to.display()))?;
+        Ok(Copied(to))
+    }
+}
+
+impl Drop for Copied {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }
 
 /// One case's visits so far.
@@ -73,161 +91,163 @@ fn visit_limit(expected_s: f64) -> Duration {
     Limits::DEFAULT.visit.max(Duration::from_secs_f64(50.0 * expected_s))
 }
 
-/// Run the timing check.
-pub(crate) fn timing(p: &TimingPlan) -> Result<TimingOutcome, String> {
-    let t_start = Instant::now();
-    let specs = [
-        Spec { role: "base".into(), program: p.base.to_path_buf(), env: vec![], stack_shift: 0, heap_offset: 0 },
-        Spec {
-            role: "candidate".into(),
-            program: p.candidate.to_path_buf(),
-            env: p.candidate_env.to_vec(),
-            stack_shift: 0,
-            heap_offset: 0,
-        },
-        Spec {
-            role: "A/A control".into(),
-            program: p.base.to_path_buf(),
-            env: vec![],
-            stack_shift: p.control.stack_shift,
-            heap_offset: p.control.heap_offset,
-        },
-    ];
-    let mut common: Vec<String> = vec![
-        "--positions".into(),
-        p.positions.display().to_string(),
-        "--per-bucket".into(),
-        p.per_bucket.to_string(),
-        "--cores".into(),
-        p.cores.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(","),
-    ];
-    for b in p.benches {
-        common.extend(["--bench".to_string(), b.clone()]);
-    }
-    let mut workers = Workers::start(&specs, &common, p.root, Limits::DEFAULT)?;
-    let startup_s = t_start.elapsed().as_secs_f64();
-    let hellos = workers.hellos.clone();
-    let infos: Vec<WorkerInfo> = hellos
+/// Bytes a generation's workers' stacks and heaps move, at most (random
+/// multiples of 16, the same for the three workers of a generation).
+const MAX_STACK_SHIFT: u64 = 4096;
+const MAX_HEAP_OFFSET: u64 = 65536;
+
+/// One generation of workers, as the report gives it.
+fn generation_info(hellos: &[crate::gate::lockstep::protocol::Hello], specs: &[Spec]) -> Vec<WorkerInfo> {
+    hellos
         .iter()
-        .zip(&specs)
+        .zip(specs)
         .map(|(h, s)| WorkerInfo {
             role: s.role.clone(),
             pid: h.pid,
-            git_commit: h.git_commit.clone(),
             aslr: h.aslr.clone(),
             pinned: h.pinned,
             realtime: h.realtime,
             heap_offset: h.heap_offset,
             stack_shift: s.stack_shift,
+            ready_s: h.ready_s,
         })
-        .collect();
-    if let Some(w) = infos.iter().find(|w| !(w.pinned && w.realtime)) {
-        eprintln!(
-            "boardbench gate: warning: the {} worker runs {} {} (results are noisier)",
-            w.role,
-            if w.pinned { "pinned" } else { "unpinned" },
-            if w.realtime { "real-time" } else { "without real-time priority" }
-        );
-    }
-    let matched = plan_cases(&hellos);
-    let mut open: Vec<Open> = matched
-        .cases
-        .into_iter()
-        .map(|plan| Open {
-            plan,
-            ratio: Vec::new(),
-            control: Vec::new(),
-            base_cost: Vec::new(),
-            cand_cost: Vec::new(),
-            pairs: 0,
-            judgement: Judgement::Open,
-            decided_s: None,
-            raw: Vec::new(),
-        })
-        .collect();
-    eprintln!(
-        "boardbench gate: timing {} cases in lock-step ({} pairing on core{} {}; workers ready in {startup_s:.1} s), \
-         budget {:.0} s",
-        open.len(),
-        p.pairing.name(),
-        if p.cores.len() > 1 { "s" } else { "" },
-        p.cores.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" and "),
-        p.budget_s
-    );
+        .collect()
+}
+
+/// Run the timing check: generations of workers until every case is
+/// decided or the budget is spent.
+pub(crate) fn timing(p: &TimingPlan) -> Result<TimingOutcome, String> {
     let t0 = Instant::now();
-    let mut rng = Rng::new(0x6A7E_5EED);
-    let mut passes = 0;
-    'budget: loop {
-        let mut order: Vec<usize> = (0..open.len()).filter(|&i| open[i].judgement == Judgement::Open).collect();
-        if order.is_empty() {
+    let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    let mut rng = Rng::new(seed);
+    let copies_dir = page_dir(p.scratch);
+    let mut open: Vec<Open> = Vec::new();
+    let mut unmatched = Vec::new();
+    let mut new_cases = Vec::new();
+    let mut workers_info = Vec::new();
+    let mut generations = 0;
+    let mut startup_s = 0.0;
+    let mut samples_finished = [0u64; WORKERS];
+    while t0.elapsed().as_secs_f64() < p.budget_s {
+        let benches: Vec<String> = if generations == 0 {
+            p.benches.to_vec()
+        } else {
+            let mut b: Vec<String> = Vec::new();
+            for o in open.iter().filter(|o| o.judgement == Judgement::Open) {
+                if !b.contains(&o.plan.id.bench) {
+                    b.push(o.plan.id.bench.clone());
+                }
+            }
+            b
+        };
+        if benches.is_empty() {
             break;
         }
+        let shift = (
+            16 * (1 + rng.below(MAX_STACK_SHIFT / 16 - 1)) as usize,
+            16 * (1 + rng.below(MAX_HEAP_OFFSET / 16 - 1)) as usize,
+        );
+        let g = generations;
+        // Names of one length: a worker's path is in its arguments, and
+        // every byte of those moves what the worker allocates after them.
+        let copies = [
+            Copied::of(p.base, &copies_dir, &format!("b{g}"))?,
+            Copied::of(p.candidate, &copies_dir, &format!("c{g}"))?,
+            Copied::of(p.base, &copies_dir, &format!("a{g}"))?,
+        ];
+        let spec = |role: &str, k: usize, env: &[(String, String)]| Spec {
+            role: role.into(),
+            program: copies[k].0.clone(),
+            env: env.to_vec(),
+            stack_shift: shift.0,
+            heap_offset: shift.1,
+        };
+        let specs =
+            [spec("base", BASE, &[]), spec("candidate", CANDIDATE, p.candidate_env), spec("A/A control", CONTROL, &[])];
+        let mut common: Vec<String> = vec![
+            "--positions".into(),
+            p.positions.display().to_string(),
+            "--per-bucket".into(),
+            p.per_bucket.to_string(),
+            "--cores".into(),
+            p.cores.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(","),
+        ];
+        for b in &benches {
+            common.extend(["--bench".to_string(), b.clone()]);
+        }
+        let t_start = Instant::now();
+        let mut workers = Workers::start(&specs, &common, p.root, Limits::DEFAULT)?;
+        startup_s += t_start.elapsed().as_secs_f64();
+        let hellos = workers.hellos.clone();
+        if g == 0 {
+            workers_info = generation_info(&hellos, &specs);
+            if let Some(w) = workers_info.iter().find(|w| !(w.pinned && w.realtime)) {
+                eprintln!(
+                    "boardbench gate: warning: the {} worker runs {} {} (results are noisier)",
+                    w.role,
+                    if w.pinned { "pinned" } else { "unpinned" },
+                    if w.realtime { "real-time" } else { "without real-time priority" }
+                );
+            }
+            let matched = plan_cases(&hellos);
+            unmatched = matched.unmatched;
+            new_cases = matched.new_cases;
+            open = matched
+                .cases
+                .into_iter()
+                .map(|plan| Open {
+                    plan,
+                    ratio: Vec::new(),
+                    control: Vec::new(),
+                    base_cost: Vec::new(),
+                    cand_cost: Vec::new(),
+                    pairs: 0,
+                    judgement: Judgement::Open,
+                    decided_s: None,
+                    raw: Vec::new(),
+                })
+                .collect();
+            eprintln!(
+                "boardbench gate: timing {} cases in lock-step ({} pairing on core{} {}), a new generation of \
+                 workers for each round of visits; budget {:.0} s",
+                open.len(),
+                p.pairing.name(),
+                if p.cores.len() > 1 { "s" } else { "" },
+                p.cores.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" and "),
+                p.budget_s
+            );
+        }
+        let mut order: Vec<usize> = (0..open.len()).filter(|&i| open[i].judgement == Judgement::Open).collect();
         for j in (1..order.len()).rev() {
             order.swap(j, rng.index(j + 1));
         }
         for &i in &order {
             if t0.elapsed().as_secs_f64() >= p.budget_s {
-                break 'budget;
+                break;
             }
-            let o = &mut open[i];
-            let offset = o.ratio.len() as u32;
-            let visits: Vec<Visit> = (0..WORKERS)
-                .map(|k| Visit {
-                    case: o.plan.index[k],
-                    reps: o.plan.reps,
-                    warm: WARM_CYCLES,
-                    cycles: o.plan.cycles,
-                    offset,
-                    pairing: p.pairing,
-                })
-                .collect();
-            let expect: Vec<usize> = (0..WORKERS)
-                .map(|k| {
-                    let all = schedule::samples_of(p.pairing, k, offset, WARM_CYCLES + o.plan.cycles);
-                    all - schedule::samples_of(p.pairing, k, offset, WARM_CYCLES)
-                })
-                .collect();
-            let label = o.plan.id.to_string();
-            let got = workers.visit(&label, &visits, &expect, visit_limit(o.plan.visit_s))?;
-            let paired = schedule::pairs(p.pairing, offset, WARM_CYCLES, o.plan.cycles, [&got[BASE], &got[CANDIDATE], &got[CONTROL]])
-                .ok_or_else(|| format!("the workers' samples of {label} do not pair up"))?;
-            let (Some(r), Some(c)) = (visit_log_ratio(&paired.candidate), visit_log_ratio(&paired.control)) else {
-                return Err(format!("a worker measured a sample of {label} as zero, negative or not a number"));
-            };
-            let per_call = (o.plan.reps * o.plan.calls as u64) as f64;
-            let costs = |v: &[(f64, f64)], second: bool| {
-                let mut x: Vec<f64> = v.iter().map(|&(b, o)| if second { o } else { b } / per_call).collect();
-                stats::median_mut(&mut x)
-            };
-            o.base_cost.push(costs(&paired.candidate, false));
-            o.cand_cost.push(costs(&paired.candidate, true));
-            o.ratio.push(r);
-            o.control.push(c);
-            o.pairs += paired.candidate.len();
-            if p.samples_out.is_some() {
-                o.raw.push(serde_json::json!({ "visit": offset, "at_s": t0.elapsed().as_secs_f64(), "samples": got }));
-            }
-            o.judgement = p.rule.judge(&o.ratio, &o.control);
-            if o.judgement != Judgement::Open {
-                o.decided_s = Some(t0.elapsed().as_secs_f64());
-            }
+            visit_case(&mut workers, &hellos, &mut open[i], p, t0)?;
         }
-        passes += 1;
+        for (k, n) in samples_finished.iter_mut().enumerate() {
+            *n += workers.cursor(k);
+        }
+        workers.finish();
+        generations += 1;
         let left = open.iter().filter(|o| o.judgement == Judgement::Open).count();
         eprintln!(
-            "boardbench gate: pass {passes}: {left} of {} cases open ({:.1} s; load {})",
+            "boardbench gate: generation {generations}: {left} of {} cases open ({:.1} s; load {})",
             open.len(),
             t0.elapsed().as_secs_f64(),
             sysinfo::load_average().map(|l| format!("{:.2}", l[0])).unwrap_or_else(|| "?".into())
         );
+        if left == 0 {
+            break;
+        }
     }
     let measured_s = t0.elapsed().as_secs_f64();
-    let samples_cursor: Vec<u64> = (0..WORKERS).map(|k| workers.cursor(k)).collect();
-    workers.finish();
     if let Some(path) = &p.samples_out {
         let doc = serde_json::json!({
             "pairing": p.pairing,
-            "samples_finished": samples_cursor,
+            "samples_finished": samples_finished,
             "cases": open.iter().map(|o| serde_json::json!({
                 "case": o.plan.id, "reps": o.plan.reps, "calls": o.plan.calls, "cycles": o.plan.cycles,
                 "warm": WARM_CYCLES, "visits": o.raw,
@@ -248,18 +268,78 @@ pub(crate) fn timing(p: &TimingPlan) -> Result<TimingOutcome, String> {
         budget_s: p.budget_s,
         measured_s,
         startup_s,
-        passes,
-        workers: infos,
+        generations,
+        workers: workers_info,
         visit_autocorrelation: (!autocorrelations.is_empty()).then(|| stats::median_mut(&mut autocorrelations)),
         cases,
-        unmatched: matched.unmatched,
-        new_cases: matched.new_cases,
+        unmatched,
+        new_cases,
         regressions: 0,
         placement_warnings: 0,
         undecided: 0,
     };
     outcome.tally();
     Ok(outcome)
+}
+
+/// One visit of case `o` by this generation's workers: its samples paired,
+/// the visit's ratios added, the case judged again.
+fn visit_case(
+    workers: &mut Workers,
+    hellos: &[crate::gate::lockstep::protocol::Hello],
+    o: &mut Open,
+    p: &TimingPlan,
+    t0: Instant,
+) -> Result<(), String> {
+    let label = o.plan.id.to_string();
+    let mut index = [0usize; WORKERS];
+    for (k, h) in hellos.iter().enumerate() {
+        index[k] = h.cases.iter().position(|c| c.id == o.plan.id).ok_or_else(|| {
+            format!("a {} worker started again no longer measures {label}", crate::gate::timing::cases::ROLES[k])
+        })?;
+    }
+    let offset = o.ratio.len() as u32;
+    let visits: Vec<Visit> = (0..WORKERS)
+        .map(|k| Visit {
+            case: index[k],
+            reps: o.plan.reps,
+            warm: WARM_CYCLES,
+            cycles: o.plan.cycles,
+            offset,
+            pairing: p.pairing,
+        })
+        .collect();
+    let expect: Vec<usize> = (0..WORKERS)
+        .map(|k| {
+            let all = schedule::samples_of(p.pairing, k, offset, WARM_CYCLES + o.plan.cycles);
+            all - schedule::samples_of(p.pairing, k, offset, WARM_CYCLES)
+        })
+        .collect();
+    let got = workers.visit(&label, &visits, &expect, visit_limit(o.plan.visit_s))?;
+    let paired =
+        schedule::pairs(p.pairing, offset, WARM_CYCLES, o.plan.cycles, [&got[BASE], &got[CANDIDATE], &got[CONTROL]])
+            .ok_or_else(|| format!("the workers' samples of {label} do not pair up"))?;
+    let (Some(r), Some(c)) = (visit_log_ratio(&paired.candidate), visit_log_ratio(&paired.control)) else {
+        return Err(format!("a worker measured a sample of {label} as zero, negative or not a number"));
+    };
+    let per_call = (o.plan.reps * o.plan.calls as u64) as f64;
+    let cost = |v: &[(f64, f64)], second: bool| {
+        let mut x: Vec<f64> = v.iter().map(|&(b, o)| if second { o } else { b } / per_call).collect();
+        stats::median_mut(&mut x)
+    };
+    o.base_cost.push(cost(&paired.candidate, false));
+    o.cand_cost.push(cost(&paired.candidate, true));
+    o.ratio.push(r);
+    o.control.push(c);
+    o.pairs += paired.candidate.len();
+    if p.samples_out.is_some() {
+        o.raw.push(serde_json::json!({ "visit": offset, "at_s": t0.elapsed().as_secs_f64(), "samples": got }));
+    }
+    o.judgement = p.rule.judge(&o.ratio, &o.control);
+    if o.judgement != Judgement::Open {
+        o.decided_s = Some(t0.elapsed().as_secs_f64());
+    }
+    Ok(())
 }
 
 /// A case's visits as its report line.
@@ -279,7 +359,11 @@ fn finish_case(o: Open, rule: &Rule) -> TimingCase {
         Judgement::Open => (
             Verdict::Undecided,
             Some(if o.ratio.len() < rule.min_visits() {
-                format!("the time budget ran out after {} visits ({} needed for an interval)", o.ratio.len(), rule.min_visits())
+                format!(
+                    "the time budget ran out after {} visits ({} needed for an interval)",
+                    o.ratio.len(),
+                    rule.min_visits()
+                )
             } else {
                 "the time budget ran out with the interval across the threshold (or the A/A control across its bound)"
                     .to_string()

@@ -56,12 +56,13 @@ pub struct TimingCase {
 pub struct WorkerInfo {
     pub role: String,
     pub pid: u32,
-    pub git_commit: Option<String>,
     pub aslr: String,
     pub pinned: bool,
     pub realtime: bool,
     pub heap_offset: usize,
     pub stack_shift: usize,
+    /// Seconds from its start to its hello.
+    pub ready_s: f64,
 }
 
 /// The timing check's result.
@@ -77,10 +78,13 @@ pub struct TimingOutcome {
     /// Seconds of measuring allowed, and used.
     pub budget_s: f64,
     pub measured_s: f64,
-    /// Seconds the workers took to start (prepare cases, say hello).
+    /// Seconds the workers took to start (prepare cases, say hello), all
+    /// generations together (part of `measured_s`).
     pub startup_s: f64,
-    /// Rounds of visits over the open cases.
-    pub passes: usize,
+    /// Generations of workers: each visits every case still open once,
+    /// from fresh copies of the binaries (a fresh placement in memory).
+    pub generations: usize,
+    /// The first generation's workers.
     pub workers: Vec<WorkerInfo>,
     pub cases: Vec<TimingCase>,
     /// Median over cases of the lag-1 autocorrelation of their visits'
@@ -162,7 +166,7 @@ pub(crate) mod tests {
             budget_s: 60.0,
             measured_s: 10.0,
             startup_s: 2.0,
-            passes: 8,
+            generations: 8,
             workers: vec![],
             cases: verdicts.iter().enumerate().map(|(i, &v)| case_of(i, v)).collect(),
             visit_autocorrelation: Some(0.0),
