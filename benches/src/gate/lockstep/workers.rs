@@ -59,7 +59,12 @@ struct Proc {
     child: Child,
     stdin: Option<ChildStdin>,
     stderr: Arc<Mutex<VecDeque<String>>>,
+    /// The thread keeping `stderr`'s last lines (done at the worker's end).
+    stderr_reader: std::thread::JoinHandle<()>,
 }
+
+/// A worker's arguments (its program first) and environment.
+type Launch = (Vec<String>, Vec<(String, String)>);
 
 /// What a reader thread saw: a line of worker `k`'s stdout, or its end.
 type Seen = (usize, Option<String>);
@@ -92,7 +97,7 @@ impl Workers {
         // Address randomisation is switched off in each worker before it
         // starts (below), so no worker re-executes itself.
         let base_env: Vec<(String, String)> = std::env::vars().filter(|(k, _)| k != PAD_VAR).collect();
-        let plan: Vec<(Vec<String>, Vec<(String, String)>)> = specs
+        let plan: Vec<Launch> = specs
             .iter()
             .enumerate()
             .map(|(k, s)| {
@@ -162,7 +167,7 @@ impl Workers {
                 let _ = tx.send((k, None));
             });
             let keep = Arc::clone(&tail);
-            std::thread::spawn(move || {
+            let stderr_reader = std::thread::spawn(move || {
                 for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                     let mut t = keep.lock().unwrap_or_else(|p| p.into_inner());
                     if t.len() == STDERR_LINES {
@@ -172,7 +177,7 @@ impl Workers {
                 }
             });
             let stdin = child.stdin.take();
-            workers.procs.push(Proc { role: s.role.clone(), child, stdin, stderr: tail });
+            workers.procs.push(Proc { role: s.role.clone(), child, stdin, stderr: tail, stderr_reader });
         }
         let mut hellos: Vec<Option<Hello>> = vec![None; specs.len()];
         let since = Instant::now();
@@ -232,6 +237,13 @@ impl Workers {
             Some(s) => describe_exit(s),
             None => "closed its output".to_string(),
         };
+        // Its last words may still be in the pipe: a moment for the reader.
+        for _ in 0..50 {
+            if p.stderr_reader.is_finished() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
         let last: Vec<String> = p.stderr.lock().unwrap_or_else(|e| e.into_inner()).iter().cloned().collect();
         let words = if last.is_empty() { String::new() } else { format!("; its last words: {}", last.join(" | ")) };
         format!("the {} worker (pid {pid}) {how} {during}{words}", p.role)
@@ -369,4 +381,111 @@ pub fn check_protocol(role: &str, label: &str, bin: &Path) -> Result<(), String>
         "the {role} ({label}) cannot take part in the lock-step timing check: {why}, the gate needs \
          protocol {PROTOCOL} (a revision that predates the lock-step gate); choose a later --base, or pass --no-timing"
     ))
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use crate::gate::lockstep::protocol::{Hello, Message};
+    use crate::gate::lockstep::schedule::Pairing;
+    use std::os::unix::fs::PermissionsExt;
+
+    /// Waits short enough for a test.
+    const QUICK: Limits = Limits { hello: Duration::from_secs(2), visit: Duration::from_secs(2) };
+
+    /// An executable shell script `name` in `dir` running `body`.
+    fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+        let p = dir.join(name);
+        std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        p
+    }
+
+    fn spec(role: &str, program: PathBuf) -> Spec {
+        Spec { role: role.into(), program, env: vec![], stack_shift: 0, heap_offset: 0 }
+    }
+
+    /// A worker's hello line with no cases.
+    fn hello_line() -> String {
+        to_line(&Message::Hello(Hello {
+            protocol: 1,
+            pid: 1,
+            unit: "ticks".into(),
+            units_per_us: 1000.0,
+            aslr: "off".into(),
+            pinned: true,
+            realtime: false,
+            heap_offset: 0,
+            ready_s: 0.0,
+            cases: vec![],
+        }))
+    }
+
+    fn start(dir: &Path, specs: &[Spec]) -> Result<Workers, String> {
+        Workers::start(specs, &[], dir, QUICK).inspect(|w| assert_eq!(w.hellos.len(), specs.len()))
+    }
+
+    #[test]
+    fn a_worker_that_cannot_start_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let fine = script(dir.path(), "fine", &format!("echo '{}'\nexec sleep 60", hello_line()));
+        let err = start(dir.path(), &[spec("base", fine), spec("candidate", dir.path().join("no-such-program"))])
+            .err()
+            .expect("a missing program cannot start");
+        assert!(err.starts_with("cannot start the candidate worker"), "{err}");
+        assert!(err.contains("no-such-program"), "{err}");
+    }
+
+    #[test]
+    fn a_worker_that_dies_before_its_hello_is_named_with_its_last_words() {
+        let dir = tempfile::tempdir().unwrap();
+        let dies = script(dir.path(), "dies", "echo 'error: positions: no such file' >&2\nexit 3");
+        let t = Instant::now();
+        let err = start(dir.path(), &[spec("base", dies)]).err().expect("a worker that dies cannot pass");
+        assert!(t.elapsed() < Duration::from_secs(5), "took {:?}", t.elapsed());
+        assert!(err.starts_with("the base worker (pid "), "{err}");
+        assert!(err.contains("exited with status 3 before saying hello"), "{err}");
+        assert!(err.contains("its last words: error: positions: no such file"), "{err}");
+    }
+
+    #[test]
+    fn a_worker_that_never_says_hello_ends_the_run_at_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let fine = script(dir.path(), "fine", &format!("echo '{}'\nexec sleep 60", hello_line()));
+        let mute = script(dir.path(), "mute", "exec sleep 60");
+        let t = Instant::now();
+        let err = start(dir.path(), &[spec("base", fine), spec("A/A control", mute)]).err().expect("no hello");
+        assert!(t.elapsed() >= QUICK.hello && t.elapsed() < QUICK.hello * 3, "took {:?}", t.elapsed());
+        assert!(err.starts_with("no word from the workers for 2 s before saying hello"), "{err}");
+        // Something that is not a hello is refused at once.
+        let chatty = script(dir.path(), "chatty", "echo 'id name Stockfish'\nexec sleep 60");
+        let err = start(dir.path(), &[spec("candidate", chatty)]).err().expect("not a hello");
+        assert!(err.contains("the candidate worker said \"id name Stockfish\" instead of hello"), "{err}");
+    }
+
+    #[test]
+    fn a_worker_that_dies_or_stalls_during_a_visit_ends_the_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let hello = hello_line();
+        // Reads its visit and waits for the others forever.
+        let waits = script(dir.path(), "waits", &format!("echo '{hello}'\nread visit\nexec sleep 60"));
+        // Reads its visit and dies.
+        let dies = script(dir.path(), "dies", &format!("echo '{hello}'\nread visit\necho 'killed' >&2\nexit 9"));
+        let visit = Visit { case: 0, reps: 1, warm: 1, cycles: 4, offset: 0, pairing: Pairing::Turns };
+        let visits = [visit.clone(), visit];
+        let mut w = start(dir.path(), &[spec("base", waits.clone()), spec("candidate", dies)]).unwrap();
+        let t = Instant::now();
+        let err = w.visit("sliderbench opening magic", &visits, &[4, 4], QUICK.visit).expect_err("a worker died");
+        assert!(t.elapsed() < QUICK.visit, "took {:?}", t.elapsed());
+        assert!(err.starts_with("the candidate worker (pid "), "{err}");
+        assert!(err.contains("exited with status 9 while measuring sliderbench opening magic"), "{err}");
+        assert!(err.contains("its last words: killed"), "{err}");
+        // Both alive, neither answers: the visit's limit ends it.
+        let mut w = start(dir.path(), &[spec("base", waits.clone()), spec("candidate", waits)]).unwrap();
+        let t = Instant::now();
+        let err = w.visit("sliderbench opening magic", &visits, &[4, 4], QUICK.visit).expect_err("no samples");
+        assert!(t.elapsed() >= QUICK.visit && t.elapsed() < QUICK.visit * 3, "took {:?}", t.elapsed());
+        assert!(err.starts_with("no word from the workers for 2 s while measuring sliderbench opening magic"), "{err}");
+        assert!(err.contains("(samples finished: base 0, candidate 0)"), "{err}");
+    }
 }

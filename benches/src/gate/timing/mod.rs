@@ -66,6 +66,36 @@ impl Copied {
     }
 }
 
+/// Where the fresh copies go: the shared-memory tmpfs where it may run
+/// programs (a container often mounts it `noexec`), else `scratch`.
+fn copies_dir(scratch: &Path) -> PathBuf {
+    let shm = page_dir(scratch);
+    if shm != scratch && may_run_programs(&shm) {
+        shm
+    } else {
+        scratch.to_path_buf()
+    }
+}
+
+/// Whether the file system holding `dir` lets programs run from it.
+#[cfg(target_os = "linux")]
+fn may_run_programs(dir: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(path) = std::ffi::CString::new(dir.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: a NUL-terminated path and a zeroed statvfs for the call to fill.
+    unsafe {
+        let mut fs: libc::statvfs = std::mem::zeroed();
+        libc::statvfs(path.as_ptr(), &mut fs) == 0 && fs.f_flag & libc::ST_NOEXEC == 0
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn may_run_programs(_dir: &Path) -> bool {
+    false
+}
+
 impl Drop for Copied {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.0);
@@ -120,7 +150,7 @@ pub(crate) fn timing(p: &TimingPlan) -> Result<TimingOutcome, String> {
     let t0 = Instant::now();
     let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
     let mut rng = Rng::new(seed);
-    let copies_dir = page_dir(p.scratch);
+    let copies_dir = copies_dir(p.scratch);
     let mut open: Vec<Open> = Vec::new();
     let mut unmatched = Vec::new();
     let mut new_cases = Vec::new();
