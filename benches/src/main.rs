@@ -43,10 +43,13 @@ enum Command {
     /// Instructions per node under callgrind: our bench search beside
     /// Crafty searching the same positions (noise-free, unlike NPS).
     Instructions(engines::instructions::InstructionsCli),
-    /// Commit gate: fail when a routine got slower than in --base (timing
-    /// by process with an A/A control, and gungraun instruction counts).
-    /// Exit 0 pass, 3 regression, 4 too noisy to judge, 1 error, 2 usage.
+    /// Commit gate: fail when a routine got slower than in --base (lock-step
+    /// timing of both builds with an A/A control, and gungraun instruction
+    /// counts). Exit 0 pass, 3 regression, 4 undecided, 1 error, 2 usage.
     Gate(gate::cli::GateCli),
+    /// A co-tenant for trying the gate on a busy machine: a memory-thrashing,
+    /// branch-heavy or compute loop on one core for a given time.
+    Load(gate::load::LoadCli),
     /// A match between two UCI engines: game pairs from the openings, the
     /// score with LOWER95, Elo, and an SPRT. Exit 0 H1 accepted, 3 H0
     /// accepted (rejected), 4 inconclusive, 1 error, 2 usage.
@@ -63,9 +66,9 @@ enum Command {
     /// The evaluation's cut candidates: ticks saved, curated-suite solves
     /// and a fixed-nodes match each, with a recommendation by stated rules.
     Cutlist(boardbench::verdict::cli::CutlistCli),
-    /// (for the gate) One short timing run of this build, JSON on stdout.
+    /// (for the gate) A lock-step timing worker of this build.
     #[command(hide = true)]
-    GateSample(gate::timing::sample::SampleCli),
+    GateWorker(gate::lockstep::worker::WorkerCli),
     /// (for the gate) This build's cases (benchmark, bucket, arm), one per line.
     #[command(hide = true)]
     GateCases(gate::instructions::cases::CasesCli),
@@ -207,7 +210,8 @@ fn dispatch(command: &Command) -> Result<i32, String> {
         Command::Nps(a) => engines::nps::main(a),
         Command::Instructions(a) => engines::instructions::main(a),
         Command::Gate(a) => gate::run::gate_main(a),
-        Command::GateSample(a) => gate::timing::sample::sample_main(a),
+        Command::GateWorker(a) => gate::lockstep::worker::worker_main(a),
+        Command::Load(a) => gate::load::load_main(a),
         Command::GateCases(a) => gate::instructions::cases::cases_main(a),
         Command::Match(a) => boardbench::strength::cli::match_main(a),
         Command::Reference(a) => boardbench::strength::cli::reference_main(a),

@@ -43,7 +43,8 @@ fn bad_inputs_get_one_clear_line() {
     fails_with(&["nosuchcommand"], "unrecognized subcommand");
     fails_with(&["sliderbench", "--rounds", "many"], "invalid value 'many'");
     fails_with(&["sliderbench", "--rounds", "1"], "invalid value '1'");
-    fails_with(&["gate", "--rounds", "4"], "invalid value '4' for '--rounds <N>': 4 is not in 8..");
+    fails_with(&["gate", "--per-bucket", "0"], "invalid value '0' for '--per-bucket <N>': 0 is not in 1..");
+    fails_with(&["gate", "--budget", "0", "--no-callgrind"], "--budget 0: must be a number above 0 and at most 3600");
     fails_with(&["sliderbench", "--core", "100000", "--out", out], "--core 100000: no such core");
     fails_with(&["sliderbench", "--min-sample-us=-3", "--out", out], "-3 is not a sample length");
     fails_with(

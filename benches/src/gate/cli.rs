@@ -2,6 +2,8 @@
 //! of them before anything is built (a flag out of its range is a usage
 //! error, exit 2, as clap's own refusals are).
 
+use crate::gate::cause::PlacementPolicy;
+use crate::gate::lockstep::schedule::Pairing;
 use crate::gate::verdict::exit;
 use crate::suite::benchmarks;
 use std::path::PathBuf;
@@ -15,14 +17,26 @@ pub struct GateCli {
     /// Build this revision as the candidate instead of the working tree.
     #[arg(long, value_name = "REV")]
     pub candidate: Option<String>,
-    /// Fail when a case's ratio interval lies entirely above 1 + PCT/100
-    /// (at most 100).
-    #[arg(long, value_name = "PCT", default_value_t = 3.0)]
+    /// Fail a case whose candidate/base interval lies entirely above
+    /// 1 + PCT/100; pass it once the interval lies entirely below (at most 100).
+    #[arg(long, value_name = "PCT", default_value_t = DEFAULT_THRESHOLD)]
     pub threshold: f64,
-    /// "Too noisy to judge" when an A/A interval leaves 1 ± PCT/100
-    /// (at most 200) [default: twice the threshold].
+    /// A case is decided only while its A/A control's interval lies within
+    /// 1 ± PCT/100 (at most 200) [default: the threshold].
     #[arg(long, value_name = "PCT")]
     pub aa_bound: Option<f64>,
+    /// Seconds of lock-step measuring at most; cases still open then are
+    /// undecided (exit 4) (at most 3600).
+    #[arg(long, value_name = "S", default_value_t = DEFAULT_BUDGET)]
+    pub budget: f64,
+    /// How the three workers share the machine: all on one pinned core
+    /// taking turns sample by sample, or one per core at the same instant.
+    #[arg(long, value_enum, default_value_t = Pairing::Turns)]
+    pub pairing: Pairing,
+    /// A case slower with the same instruction count (code or data placed
+    /// differently): fail, or only warn.
+    #[arg(long, value_enum, default_value_t = PlacementPolicy::Fail)]
+    pub placement: PlacementPolicy,
     /// Cargo features of the candidate build (bare names mean engine/NAME),
     /// e.g. inject-instructions-attackers.
     #[arg(long, value_name = "F", value_delimiter = ',')]
@@ -34,32 +48,24 @@ pub struct GateCli {
     #[arg(long, value_name = "F", value_delimiter = ',')]
     pub features: Vec<String>,
     /// An environment variable for the candidate's measuring processes
-    /// (timing samples and gungraun), e.g.
+    /// (its timing worker and gungraun), e.g.
     /// BOARDBENCH_INJECT_ATTACKER_DELAY=2 with --features inject-hook.
     #[arg(long, value_name = "NAME=VALUE", value_parser = parse_env_assignment)]
     pub candidate_env: Vec<(String, String)>,
-    /// Rounds (each: per benchmark, base, candidate, base again; at least 8).
-    // Fewer rounds give no 95% interval worth the name: 4 rounds failed
-    // unchanged code here (+3.4%, interval [1.033, 1.186], every case of the
-    // benchmark 2-4% slower in the candidate), and passed three times next.
-    #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u32).range(8..))]
-    pub rounds: u32,
-    /// Seconds of measurement per benchmark per process (at most 60).
-    #[arg(long, value_name = "S", default_value_t = 0.2)]
-    pub seconds: f64,
     /// Positions per bucket in the timing runs.
     #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..))]
     pub per_bucket: u32,
     /// Only these benchmarks [default: every one both builds have].
     #[arg(long = "bench", value_name = "NAME")]
     pub benches: Vec<String>,
-    /// Pin the measuring processes to core N [default: the last core].
+    /// Measure on core N (parallel pairing: and on the first other core)
+    /// [default: the last core].
     #[arg(long, value_name = "N")]
     pub core: Option<usize>,
     /// Skip the timing check.
     #[arg(long)]
     pub no_timing: bool,
-    /// Skip the instruction-count check (gungraun).
+    /// Skip the instruction-count check (gungraun); causes are then unknown.
     #[arg(long)]
     pub no_callgrind: bool,
     /// Fail on an instruction-count increase above PCT (at most 100).
@@ -71,7 +77,25 @@ pub struct GateCli {
     /// Print the JSON report on stdout instead of the tables.
     #[arg(long)]
     pub json: bool,
+    /// Also write every visit's raw samples (JSON) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub samples_out: Option<PathBuf>,
+    /// (development) Time this boardbench as the base instead of building one.
+    #[arg(long, value_name = "FILE", hide = true, requires = "candidate_bin")]
+    pub base_bin: Option<PathBuf>,
+    /// (development) Time this boardbench as the candidate instead of building one.
+    #[arg(long, value_name = "FILE", hide = true, requires = "base_bin")]
+    pub candidate_bin: Option<PathBuf>,
 }
+
+/// Default `--threshold`, percent.
+pub const DEFAULT_THRESHOLD: f64 = 1.5;
+
+/// Default `--budget`, seconds.
+pub const DEFAULT_BUDGET: f64 = 60.0;
+
+/// Most seconds of `--budget`.
+pub const MAX_BUDGET: f64 = 3600.0;
 
 /// `NAME=VALUE` from the command line.
 pub fn parse_env_assignment(s: &str) -> Result<(String, String), String> {
@@ -83,16 +107,11 @@ pub fn parse_env_assignment(s: &str) -> Result<(String, String), String> {
     }
 }
 
-/// Most seconds of `--seconds`: a gate runs 3 × rounds × benchmarks
-/// processes of that length (a minute each is already hours), and each
-/// process's timeout (120 s + 20 × S) must stay a valid `Duration`.
-pub const MAX_SECONDS: f64 = 60.0;
-
 /// Most percent of `--threshold` and `--callgrind-limit`: at 100% a
 /// routine twice as slow already passes.
 pub const MAX_PERCENT: f64 = 100.0;
 
-/// Most percent of `--aa-bound`: the default is twice the threshold.
+/// Most percent of `--aa-bound`.
 pub const MAX_AA_BOUND: f64 = 2.0 * MAX_PERCENT;
 
 /// `v` above 0 and at most `max`, or an error naming `flag`.
@@ -110,7 +129,7 @@ pub fn check_range(flag: &str, v: f64, max: f64) -> Result<(), String> {
 /// percent.
 pub fn check_flags(a: &GateCli) -> Result<f64, String> {
     check_range("--threshold", a.threshold, MAX_PERCENT)?;
-    check_range("--seconds", a.seconds, MAX_SECONDS)?;
+    check_range("--budget", a.budget, MAX_BUDGET)?;
     check_range("--callgrind-limit", a.callgrind_limit, MAX_PERCENT)?;
     if let Some(v) = a.aa_bound {
         check_range("--aa-bound", v, MAX_AA_BOUND)?;
@@ -127,12 +146,10 @@ pub fn check_flags(a: &GateCli) -> Result<f64, String> {
             return Err(format!("--bench {b}: no such benchmark (this build has: {})", known.join(", ")));
         }
     }
-    // Twice the threshold: an A/A interval wider than that says a change of
-    // the threshold's size could hide in the noise (its interval would reach
-    // below 1). Seen here: with the bound at the threshold, 6 of 78 A/A
-    // intervals (movegen's, ±3-5% from one process to the next) failed an
-    // unchanged-code run while nothing else of ours was running.
-    Ok(a.aa_bound.unwrap_or(2.0 * a.threshold))
+    // The A/A control of a case holds when two processes of the base build
+    // agree on it to within the threshold: a control wider than that could
+    // hide a threshold-sized change.
+    Ok(a.aa_bound.unwrap_or(a.threshold))
 }
 
 /// The benchmarks both builds have (of `only`, when given), in the
@@ -176,14 +193,14 @@ pub(crate) mod tests {
 
     #[test]
     fn flags_are_checked_before_building_naming_the_flag_given() {
-        assert_eq!(check_flags(&gate_cli(&[])), Ok(6.0));
-        assert_eq!(check_flags(&gate_cli(&["--threshold", "100", "--seconds", "60"])), Ok(200.0));
+        assert_eq!(check_flags(&gate_cli(&[])), Ok(DEFAULT_THRESHOLD));
+        assert_eq!(check_flags(&gate_cli(&["--threshold", "100", "--budget", "3600"])), Ok(100.0));
         assert_eq!(check_flags(&gate_cli(&["--threshold", "5", "--aa-bound", "200"])), Ok(200.0));
         for (args, flag) in [
-            (&["--seconds", "1e18"][..], "--seconds 1e18: "),
-            (&["--seconds", "61"], "--seconds 61: "),
-            (&["--seconds", "NaN"], "--seconds NaN: "),
-            (&["--seconds", "0"], "--seconds 0: "),
+            (&["--budget", "1e18"][..], "--budget 1e18: "),
+            (&["--budget", "3601"], "--budget 3601: "),
+            (&["--budget", "NaN"], "--budget NaN: "),
+            (&["--budget", "0"], "--budget 0: "),
             (&["--threshold", "1e308"], "--threshold 1e308: "),
             (&["--threshold", "100.5"], "--threshold 100.5: "),
             (&["--threshold", "inf"], "--threshold inf: "),

@@ -5,47 +5,53 @@
 //! tree, or `--candidate REV`), each with its own cached target directory —
 //! and two checks:
 //!
-//! 1. **Timing, by process.** Rounds of short runs of each build's own
-//!    `boardbench gate-sample` ([`crate::measure::context::Purpose::GateTiming`]: one registered
-//!    per-call benchmark, every bucket × arm, the benchmark's own arms only,
-//!    pinned, real-time). Per benchmark a round runs three processes next to
-//!    each other — base, candidate and base again (the A/A control: two
-//!    processes of one binary) — in a first-order balanced order. Each
-//!    process reports per case the floor (10th percentile) of its samples;
-//!    per case the ratio is that of the builds' lower quartiles of those
-//!    floors over the rounds ([`timing::analysis::PROCESS_QUANTILE`]: whole processes get
-//!    disturbed here), with a 95% paired bootstrap interval ([`timing::analysis::LEVEL`]). A case regresses when the
-//!    interval's lower end is above 1 + threshold (3%). If any A/A interval
-//!    leaves 1 ± the A/A bound (default: twice the threshold), the machine was too
-//!    noisy to tell: the gate says so with its own exit code instead of
-//!    passing or failing at random.
+//! 1. **Timing, in lock-step.** Three worker processes — the base's build,
+//!    the candidate's, and the base's again as the A/A control, placed
+//!    apart on purpose — measure one case at a time sample by sample in
+//!    step, kept together by a small shared page, so every base sample has
+//!    a candidate sample and a control sample taken tens of microseconds
+//!    away under the same conditions of the machine. Per case, the median
+//!    over short visits (seconds apart) of each visit's median paired
+//!    ratio, with an order-statistic interval; a sequential rule decides
+//!    each case as soon as its interval lies entirely above 1 + threshold
+//!    (regression) or entirely below it (pass) while its A/A control holds,
+//!    and leaves it undecided when the time budget runs out. One noisy case
+//!    does not void the verdicts on the others.
 //! 2. **Instructions, deterministic.** gungraun (callgrind) counts the
 //!    instructions of one pass of every case over 32 positions per bucket,
-//!    collected only inside [`crate::measure::case::counted_pass`]: on the base saved as a
-//!    named baseline (`gate_<commit>`; cached), then on the candidate
-//!    compared with it (`--callgrind-limits=ir=1%`, exit 3 on regression).
-//!    A baseline file missing for any case is an error, never a pass
-//!    (gungraun's `--baseline=NAME` would silently create it).
+//!    collected only inside [`crate::measure::case::counted_pass`]: on the
+//!    base saved as a named baseline (`gate_<commit>`; cached), then on the
+//!    candidate compared with it (`--callgrind-limits=ir=1%`, exit 3 on
+//!    regression). A baseline file missing for any case is an error, never
+//!    a pass (gungraun's `--baseline=NAME` would silently create it).
 //!
-//! Neither check skips what it cannot judge: a case or benchmark only one
-//! build measures (a renamed arm would otherwise pass unjudged), or a floor
-//! or count that is NaN, infinite, zero or negative in any process, fails
-//! the gate as "cannot judge case X: why", as does a check that judged
-//! nothing ([`decision::decide`]; a definite regression elsewhere still says so).
+//! A timing regression is marked with its cause ([`cause`]): more
+//! instructions, or the same instructions and still slower (placement;
+//! `--placement warn` makes that a warning). Neither check skips what it
+//! cannot judge: a case or benchmark only one build measures, or a count
+//! or sample that is no positive number, fails the gate as "cannot judge
+//! case X: why", as does a check that judged nothing ([`decision::decide`];
+//! a definite regression elsewhere still says so).
 //!
-//! Exit status: 0 pass, 3 regression, 4 too noisy to judge, 1 error
-//! (bad revision, build failure, missing tools or baseline, a case that
-//! cannot be judged), 2 usage.
+//! Exit status: 0 pass, 3 regression, 4 undecided (too noisy to judge some
+//! case), 1 error (bad revision, build failure, missing tools or baseline,
+//! a base without the lock-step worker, a case that cannot be judged), 2
+//! usage.
 //!
-//! By part: [`cli`] (flags), [`run`] (the whole gate), [`builds`] (revisions,
-//! worktrees, builds), [`positions`], [`timing`] (its processes, their
-//! samples and the statistics), [`instructions`] (its cases, gungraun runs
-//! and counts), [`verdict`] and [`decision`], [`report`] (JSON, tables).
+//! By part: [`cli`] (flags), [`run`] (the whole gate), [`builds`]
+//! (revisions, worktrees, builds), [`positions`], [`lockstep`] (workers,
+//! the shared page, the schedule), [`timing`] (visits, statistics, the
+//! sequential rule), [`instructions`] (its cases, gungraun runs and
+//! counts), [`cause`], [`verdict`] and [`decision`], [`report`] (JSON,
+//! tables), and [`load`] (a co-tenant to try the gate against).
 
 pub mod builds;
+pub mod cause;
 pub mod cli;
 pub mod decision;
 pub mod instructions;
+pub mod load;
+pub mod lockstep;
 pub mod positions;
 pub mod report;
 pub mod run;

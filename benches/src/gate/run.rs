@@ -4,13 +4,17 @@
 //! JSON report atomically, print the tables.
 
 use crate::gate::builds::{bench_names, build, prepare_worktree, resolve_commit, BuildInfo, Lock};
+use crate::gate::cause;
 use crate::gate::cli::{check_flags, common_benches, usage_error, GateCli};
 use crate::gate::decision::decide;
 use crate::gate::instructions::cases::CALLGRIND_PER_BUCKET;
 use crate::gate::instructions::{callgrind_preflight, counts, CallgrindSetup};
+use crate::gate::lockstep::schedule::Pairing;
+use crate::gate::lockstep::workers::check_protocol;
 use crate::gate::positions::{select_positions, write_positions};
 use crate::gate::report::{summary_line, tables, GateReport, REPORT_SCHEMA};
-use crate::gate::timing::{timing, Sampler};
+use crate::gate::timing::sequential::{Rule, LEVEL};
+use crate::gate::timing::{timing, TimingPlan};
 use crate::gate::verdict::exit;
 use crate::measure::{pin, sysinfo};
 use crate::output::{self, print_out, write_atomic};
@@ -32,6 +36,13 @@ pub fn gate_main(a: &GateCli) -> Result<i32, String> {
         Ok(core) => core,
         Err(e) => return Ok(usage_error(&e)),
     };
+    let cores = match cores_for(a.pairing, core) {
+        Ok(cores) => cores,
+        Err(e) => return Ok(usage_error(&e)),
+    };
+    if a.base_bin.is_some() && !a.no_callgrind {
+        return Ok(usage_error("--base-bin and --candidate-bin time given binaries: pass --no-callgrind too"));
+    }
     if !a.no_callgrind {
         callgrind_preflight()?;
     }
@@ -86,8 +97,14 @@ pub fn gate_main(a: &GateCli) -> Result<i32, String> {
             b.label.push_str(&format!(" + {k}={v}"));
         }
     }
-    let base_bin = build(&mut base, !a.no_callgrind)?;
-    let cand_bin = build(&mut cand, !a.no_callgrind)?;
+    let (base_bin, cand_bin) = match (&a.base_bin, &a.candidate_bin) {
+        (Some(b), Some(c)) => (b.clone(), c.clone()),
+        _ => (build(&mut base, !a.no_callgrind)?, build(&mut cand, !a.no_callgrind)?),
+    };
+    if !a.no_timing {
+        check_protocol("base", &base.label, &base_bin)?;
+        check_protocol("candidate", &cand.label, &cand_bin)?;
+    }
     // Benchmarks both builds have.
     let base_names = bench_names(&base_bin)?;
     let cand_names = bench_names(&cand_bin)?;
@@ -109,29 +126,22 @@ pub fn gate_main(a: &GateCli) -> Result<i32, String> {
         let set = select_positions(a.per_bucket as usize)?;
         let positions = cache.join(format!("positions-{}.epd", a.per_bucket));
         write_positions(&positions, &set)?;
-        let sampler = Sampler {
+        let plan = TimingPlan {
+            base: &base_bin,
+            candidate: &cand_bin,
+            candidate_env: &cand.env,
             positions: &positions,
             per_bucket: a.per_bucket as usize,
-            seconds: a.seconds,
-            core,
+            pairing: a.pairing,
+            cores: cores.clone(),
             benches: &benches,
             root: &root,
+            rule: Rule { threshold: a.threshold / 100.0, aa_bound: aa_bound / 100.0, level: LEVEL },
+            budget_s: a.budget,
+            scratch: &cache,
+            samples_out: a.samples_out.clone(),
         };
-        eprintln!(
-            "boardbench gate: timing {} benchmark(s) ({}), {} rounds of 3 processes on core {core}",
-            benches.len(),
-            benches.join(", "),
-            a.rounds
-        );
-        timing_out = Some(timing(
-            &base_bin,
-            &cand_bin,
-            &cand.env,
-            &sampler,
-            a.rounds as usize,
-            a.threshold / 100.0,
-            aa_bound / 100.0,
-        )?);
+        timing_out = Some(timing(&plan)?);
     }
     if let Some(t) = &mut timing_out {
         t.unmatched.extend(missing);
@@ -153,6 +163,9 @@ pub fn gate_main(a: &GateCli) -> Result<i32, String> {
         counts_out = Some(counts(&base, &base_bin, &cand, &cand_bin, &setup, a.callgrind_limit, &a.benches)?);
     }
     let counts_s = t_counts.elapsed().as_secs_f64();
+    if let Some(t) = &mut timing_out {
+        cause::mark(t, counts_out.as_ref(), a.placement);
+    }
     let (status, verdict) = decide(timing_out.as_ref(), counts_out.as_ref());
     let report = GateReport {
         schema: REPORT_SCHEMA.into(),
@@ -163,6 +176,7 @@ pub fn gate_main(a: &GateCli) -> Result<i32, String> {
         load_average_start: load_start,
         load_average_end: sysinfo::load_average(),
         core,
+        placement: a.placement,
         base,
         candidate: cand,
         timing: timing_out,
@@ -187,6 +201,22 @@ pub fn gate_main(a: &GateCli) -> Result<i32, String> {
     Ok(status)
 }
 
+/// The cores of `pairing`: `core`, and for parallel pairing the first
+/// other core this process may use.
+fn cores_for(pairing: Pairing, core: usize) -> Result<Vec<usize>, String> {
+    match pairing {
+        Pairing::Turns => Ok(vec![core]),
+        Pairing::Parallel => {
+            let mut ids: Vec<usize> = core_affinity::get_core_ids().unwrap_or_default().iter().map(|c| c.id).collect();
+            ids.sort_unstable();
+            match ids.into_iter().find(|&c| c != core) {
+                Some(other) => Ok(vec![core, other]),
+                None => Err("--pairing parallel needs two cores; this process may use one".into()),
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -200,7 +230,7 @@ mod tests {
         for args in [
             &["--threshold", "0"][..],
             &["--aa-bound", "201"],
-            &["--seconds", "61"],
+            &["--budget", "3601"],
             &["--callgrind-limit", "0"],
             &["--no-timing", "--no-callgrind"],
             &["--bench", "nosuchbench", "--no-callgrind"],

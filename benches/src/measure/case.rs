@@ -5,7 +5,8 @@
 //! [`counted_pass`], the only code those instruction counts collect in
 //! (callgrind `--toggle-collect`).
 
-use crate::measure::runner::Routine;
+use crate::measure::clock::Clock;
+use crate::measure::runner::{self, Routine};
 
 /// One bucket (or ladder rung) × arm of one benchmark.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
@@ -35,6 +36,11 @@ pub trait Case {
     /// Make the inputs exactly `n`: the first `n`, repeated from the first
     /// when there are fewer (none stay none).
     fn cycle_to(&mut self, n: usize);
+    /// `reps` passes over the inputs timed with `clock` through the one
+    /// runner ([`runner::time_batch`], as every arm of a report run is):
+    /// elapsed clock units and the checksum. The clock is matched once per
+    /// call, outside the timed region.
+    fn timed(&mut self, clock: &Clock, reps: u64) -> (f64, u64);
 }
 
 /// A routine and its inputs: the [`Case`] of a benchmark over inputs `I`.
@@ -69,6 +75,13 @@ impl<I: Clone> Case for Prepared<I> {
         let have = self.inputs.len();
         if have > 0 {
             self.inputs = (0..n).map(|i| self.inputs[i % have].clone()).collect();
+        }
+    }
+
+    fn timed(&mut self, clock: &Clock, reps: u64) -> (f64, u64) {
+        match clock {
+            Clock::Tsc(m) => runner::time_batch(m, self.routine, &mut self.inputs, reps),
+            Clock::Monotonic(m) => runner::time_batch(m, self.routine, &mut self.inputs, reps),
         }
     }
 }
@@ -107,6 +120,12 @@ mod tests {
         assert_eq!(c.pass(), 13 + 23 + 33 + 13 + 23);
         c.cycle_to(2);
         assert_eq!(c.pass(), 14 + 24);
+        // Timed passes run the routine as a pass does (twice here).
+        let clock = Clock::choose(false).0;
+        let (elapsed, sum) = c.timed(&clock, 2);
+        assert_eq!(sum, (15 + 25) + (16 + 26));
+        assert!(elapsed >= 0.0);
+        assert_eq!(c.pass(), 17 + 27);
         let mut none = Prepared::new(bump, Vec::new());
         none.cycle_to(4);
         assert_eq!((none.calls(), none.pass()), (0, 0));

@@ -32,7 +32,7 @@ pub struct CountOutcome {
     pub cases: Vec<CountCase>,
     /// Cases only the candidate has, "new case X": listed, not judged, no
     /// failure (see
-    /// [`crate::gate::timing::analysis::TimingOutcome::new_cases`]). Every
+    /// [`crate::gate::timing::outcome::TimingOutcome::new_cases`]). Every
     /// [`Verdict::CannotJudge`] case fails the gate.
     #[serde(default)]
     pub new_cases: Vec<String>,
@@ -97,7 +97,7 @@ mod tests {
 
     /// Four cases of two benchmarks.
     fn ids() -> Vec<CaseId> {
-        crate::gate::timing::analysis::tests::CASES
+        crate::gate::timing::outcome::tests::CASES
             .iter()
             .map(|&(b, k, a)| CaseId { bench: b.into(), bucket: k.into(), arm: a.into() })
             .collect()
