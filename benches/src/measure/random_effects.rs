@@ -87,8 +87,7 @@ impl Combined {
 /// whose estimate is not a positive number makes the result NaN.
 pub fn combine(processes: &[ProcessEstimate], level: f64) -> Combined {
     let k = processes.len();
-    let logs: Vec<f64> =
-        processes.iter().map(|p| if p.estimate > 0.0 { p.estimate.ln() } else { f64::NAN }).collect();
+    let logs: Vec<f64> = processes.iter().map(|p| if p.estimate > 0.0 { p.estimate.ln() } else { f64::NAN }).collect();
     let mean_log = logs.iter().sum::<f64>() / k as f64;
     let sd_log = if k >= 2 {
         (logs.iter().map(|y| (y - mean_log).powi(2)).sum::<f64>() / (k - 1) as f64).sqrt()
@@ -117,7 +116,8 @@ pub fn welch_log_ratio(a: &Combined, b: &Combined, level: f64) -> (f64, [f64; 2]
     let (va, vb) = (a.se_log().powi(2), b.se_log().powi(2));
     let (ka, kb) = (a.processes() as f64, b.processes() as f64);
     let se = (va + vb).sqrt();
-    let df = if va + vb > 0.0 { (va + vb).powi(2) / (va * va / (ka - 1.0) + vb * vb / (kb - 1.0)) } else { ka + kb - 2.0 };
+    let df =
+        if va + vb > 0.0 { (va + vb).powi(2) / (va * va / (ka - 1.0) + vb * vb / (kb - 1.0)) } else { ka + kb - 2.0 };
     let d = b.mean_log - a.mean_log;
     let half = t_quantile(0.5 + level / 2.0, df) * se;
     (d, [d - half, d + half], df)
@@ -328,9 +328,8 @@ mod tests {
                 sum_w += c.within_sd.powi(2);
                 // Percentile bootstrap of the mean log over the processes.
                 let logs: Vec<f64> = p.iter().map(|x| x.estimate.ln()).collect();
-                let mut means: Vec<f64> = (0..400)
-                    .map(|_| (0..6).map(|_| logs[rng.index(6)]).sum::<f64>() / 6.0)
-                    .collect();
+                let mut means: Vec<f64> =
+                    (0..400).map(|_| (0..6).map(|_| logs[rng.index(6)]).sum::<f64>() / 6.0).collect();
                 means.sort_by(f64::total_cmp);
                 boot_covered += usize::from(means[10] <= 0.0 && 0.0 <= means[389]);
             }

@@ -111,7 +111,7 @@ pub struct RunArgs {
     pub strict: bool,
     /// Measuring processes per benchmark, each with its own random
     /// placement, run in turn across the run's benchmarks; the intervals
-    /// come from their spread [default: 6, --quick: 4].
+    /// come from their spread [default: 8, --quick: 4].
     #[arg(
         long,
         value_name = "K",
@@ -175,7 +175,7 @@ impl RunArgs {
 
     /// Measuring processes per benchmark.
     pub fn processes(&self) -> usize {
-        self.processes.map_or(if self.quick { 4 } else { 6 }, |k| k as usize)
+        self.processes.map_or(if self.quick { 4 } else { 8 }, |k| k as usize)
     }
 
     /// Seconds of kept rounds per benchmark, over all its processes (none:

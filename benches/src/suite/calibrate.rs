@@ -108,9 +108,9 @@ pub fn coverage(reports: &[RunReport]) -> Result<Vec<CaseCoverage>, String> {
                 let logs: Vec<f64> = ratios.iter().map(|r| r.estimate.ln()).collect();
                 let mean_log = logs.iter().sum::<f64>() / n as f64;
                 let sd = (logs.iter().map(|y| (y - mean_log).powi(2)).sum::<f64>() / (n - 1) as f64).sqrt();
-                let (lo, hi) = ratios.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), r| {
-                    (lo.min(r.estimate), hi.max(r.estimate))
-                });
+                let (lo, hi) = ratios
+                    .iter()
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), r| (lo.min(r.estimate), hi.max(r.estimate)));
                 let mean = ratios.iter().map(|r| r.estimate).sum::<f64>() / n as f64;
                 out.push(CaseCoverage {
                     case,
@@ -217,7 +217,8 @@ mod tests {
         // Three runs of one case, each over 6 processes spread ±0.2%: an
         // interval of about ±0.25%.
         let runs: Vec<RunReport> = [0.50, 0.505, 0.60].map(|r| run_at(r, 0.002, 6)).to_vec();
-        let widths: Vec<f64> = runs.iter().map(|r| r.benchmarks[0].buckets[0].arms[1].ratio.unwrap().half_width()).collect();
+        let widths: Vec<f64> =
+            runs.iter().map(|r| r.benchmarks[0].buckets[0].arms[1].ratio.unwrap().half_width()).collect();
         assert!(widths.iter().all(|w| (0.001..0.01).contains(w)), "{widths:?}");
         let c = coverage(&runs).unwrap();
         assert_eq!(c.len(), 1);

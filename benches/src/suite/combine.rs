@@ -47,9 +47,10 @@ pub fn combine(
             .map(|ai| combine_arm(&parts.iter().map(|p| &p.buckets[bi].arms[ai]).collect::<Vec<_>>()))
             .collect();
         for c in first.controls.iter().filter(|c| c.bucket == bucket.bucket) {
-            let ai = bucket.arms.iter().position(|a| a.arm == c.arm).ok_or_else(|| {
-                format!("{}: control {} on {} has no arm of that name", first.name, c.arm, c.bucket)
-            })?;
+            let ai =
+                bucket.arms.iter().position(|a| a.arm == c.arm).ok_or_else(|| {
+                    format!("{}: control {} on {} has no arm of that name", first.name, c.arm, c.bucket)
+                })?;
             let per: Vec<ProcessEstimate> = parts
                 .iter()
                 .map(|p| p.buckets[bi].arms[ai].ratio.map_or(nan_estimate(), |r| estimate(r.estimate, r.interval)))
@@ -184,8 +185,7 @@ fn combine_arm(per: &[&ArmReport]) -> ArmReport {
     );
     let round_medians: Vec<f64> = per.iter().flat_map(|a| a.round_medians.iter().copied()).collect();
     let rounds: usize = per.iter().map(|a| a.rounds).sum();
-    let trimmed_mean =
-        per.iter().map(|a| a.summary.trimmed_mean * a.rounds as f64).sum::<f64>() / rounds.max(1) as f64;
+    let trimmed_mean = per.iter().map(|a| a.summary.trimmed_mean * a.rounds as f64).sum::<f64>() / rounds.max(1) as f64;
     let ratio_of = |get: fn(&ArmReport) -> Option<Ratio>| -> Option<Combined> {
         first.ratio.map(|_| {
             combine_estimates(
@@ -215,11 +215,15 @@ fn combine_arm(per: &[&ArmReport]) -> ArmReport {
         ratio: ratio_spread.as_ref().map(as_ratio),
         ratio_of_medians: medians_spread.as_ref().map(as_ratio),
         cycles_per_call: mean_of(per, |a| a.cycles_per_call, |x, y| x + y).map(|s| s / k),
-        counters: mean_of(per, |a| a.counters, |x, y| crate::measure::counters::PerCall {
-            cycles: x.cycles + y.cycles,
-            instructions: x.instructions + y.instructions,
-            branch_misses: x.branch_misses + y.branch_misses,
-        })
+        counters: mean_of(
+            per,
+            |a| a.counters,
+            |x, y| crate::measure::counters::PerCall {
+                cycles: x.cycles + y.cycles,
+                instructions: x.instructions + y.instructions,
+                branch_misses: x.branch_misses + y.branch_misses,
+            },
+        )
         .map(|s| crate::measure::counters::PerCall {
             cycles: s.cycles / k,
             instructions: s.instructions / k,

@@ -35,7 +35,8 @@ pub struct Outcome {
 /// ([`worker::WORKER_ARG`]): its `main` must hand that argument to
 /// [`worker::serve`].
 pub fn execute(args: &RunArgs, entries: &[&Entry], argv: Vec<String>) -> Result<Outcome, String> {
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find this program to start measuring processes: {e}"))?;
+    let exe =
+        std::env::current_exe().map_err(|e| format!("cannot find this program to start measuring processes: {e}"))?;
     execute_with(&exe, args, entries, argv)
 }
 
@@ -56,7 +57,9 @@ pub fn execute_with(exe: &Path, args: &RunArgs, entries: &[&Entry], argv: Vec<St
     let exclusive = args.exclusive.then(|| pin::Exclusive::hold_all_but(core));
     match &exclusive {
         Some(x) if x.held.is_empty() => {
-            eprintln!("boardbench: --exclusive not honoured: real-time scheduling was refused (other processes may run)")
+            eprintln!(
+                "boardbench: --exclusive not honoured: real-time scheduling was refused (other processes may run)"
+            )
         }
         Some(x) => eprintln!("boardbench: holding cores {:?} idle while measuring (--exclusive)", x.held),
         None => {}

@@ -71,10 +71,11 @@ pub fn bench_table(b: &BenchReport) -> String {
             p.seconds
         );
     }
+    let arm_width = b.controls.iter().map(|c| c.arm.chars().count()).max().unwrap_or(0).max(22);
     for c in &b.controls {
         let _ = writeln!(
             s,
-            "  control {:<11} {:<22} {:.4} [{:.4}, {:.4}]{} expected {:.2} ± {:.0}%: {}",
+            "  control {:<11} {:<arm_width$} {:.4} [{:.4}, {:.4}]{} expected {:.2} ± {:.0}%: {}",
             c.bucket,
             c.arm,
             c.ratio.estimate,
