@@ -18,8 +18,8 @@ use crate::measure::stats::{self, Ratio, Summary};
 use crate::suite::report::{ArmReport, BenchReport, BucketReport, ControlCheck, PrecisionOutcome, ProcessInfo, Rung};
 
 /// Tolerance of the between-process A/A: the baseline's floor in one half
-/// of the processes within ±2% of the other half's (see the README's
-/// "How it measures" for the spread measured here).
+/// of the processes within ±2% of the other half's (back-to-back runs on a
+/// quiet host moved ratios by 1-2%: ARCHITECTURE.md, "Between processes").
 pub const ACROSS_TOLERANCE: f64 = 0.02;
 
 /// Suffix of the between-process A/A control's arm name.
@@ -63,10 +63,9 @@ pub fn combine(
         }
         if let Some(base) = bucket.arms.iter().position(|a| a.role == Role::Baseline) {
             let floors: Vec<f64> = parts.iter().map(|p| p.buckets[bi].arms[base].summary.floor).collect();
-            let (even, odd): (Vec<(usize, f64)>, Vec<(usize, f64)>) =
-                floors.iter().copied().enumerate().partition(|(k, _)| k % 2 == 0);
-            let (even, odd): (Vec<f64>, Vec<f64>) =
-                (even.into_iter().map(|x| x.1).collect(), odd.into_iter().map(|x| x.1).collect());
+            // Processes 1, 3, 5, ... against 2, 4, 6, ...
+            let even: Vec<f64> = floors.iter().copied().step_by(2).collect();
+            let odd: Vec<f64> = floors.iter().copied().skip(1).step_by(2).collect();
             if even.len() + odd.len() >= 4 {
                 let (estimate, interval) = random_effects::two_group_ratio(&even, &odd, control_level);
                 let ratio = Ratio { estimate, interval };

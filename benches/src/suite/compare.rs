@@ -227,8 +227,7 @@ pub fn table(c: &Comparison, run: &str, baseline: &str) -> String {
         c.tolerance * 100.0
     );
     let width = c.cases.iter().map(|x| x.case.len()).max().unwrap_or(4).max(4);
-    let _ =
-        writeln!(s, "  {:<width$} {:>8} {:>8} {:>8}  {:<20} {}", "case", "run", "baseline", "diff", "95% interval", "");
+    let _ = writeln!(s, "  {:<width$} {:>8} {:>8} {:>8}  {:<20} ", "case", "run", "baseline", "diff", "95% interval");
     for x in &c.cases {
         let _ = writeln!(
             s,
