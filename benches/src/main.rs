@@ -5,8 +5,8 @@
 //! flags) ends with one line on stderr and a non-zero exit, never a panic.
 
 use boardbench::suite::benchmarks::{self, Runnable};
-use boardbench::suite::density;
 use boardbench::suite::run::{self, RunArgs};
+use boardbench::suite::{calibrate, compare, density, worker};
 use boardbench::{engines, gate, measure, output, workspace};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::path::PathBuf;
@@ -36,6 +36,16 @@ enum Command {
     },
     /// List the registered benchmarks.
     List,
+    /// Are the intervals honest here? N back-to-back runs of the named
+    /// benchmarks (or earlier reports, --from), then per case how often
+    /// another run's estimate lies inside a run's 95% interval, the spread
+    /// against the printed half-width, and the variance components.
+    Calibrate(calibrate::CalibrateCli),
+    /// Two run reports case by case: the difference of each new/old ratio
+    /// with a 95% interval from both runs' between-process spread. Exit 0
+    /// when no case differs by more than --tolerance, 3 when one does, 1
+    /// on an error, 2 usage.
+    Compare(compare::CompareCli),
     /// Whole-engine NPS: our `engine bench` beside Crafty's and/or
     /// Stockfish's own bench, and our profiles beside our mailbox profile,
     /// interleaved on one pinned core.
@@ -149,8 +159,13 @@ fn derive(out: &std::path::Path, per_count: usize, seed: u64) -> Result<i32, Str
 }
 
 fn main() -> ExitCode {
-    // Before anything else: the measuring process (and every engine it
-    // starts) runs with a fixed address layout.
+    // A measuring process of a run keeps its randomised layout and speaks
+    // only the run's protocol.
+    if std::env::args_os().nth(1).is_some_and(|a| a == worker::WORKER_ARG) {
+        return ExitCode::from(worker::serve(&[]) as u8);
+    }
+    // Before anything else: this process (and every engine it starts)
+    // runs with a fixed address layout.
     measure::aslr::reexec_without_randomisation();
     let runnables = benchmarks::runnables();
     let matches = match command(&runnables).try_get_matches() {
@@ -207,6 +222,8 @@ fn dispatch(command: &Command) -> Result<i32, String> {
             output::print_out(&text).map(|()| 0)
         }
         Command::DerivePositions { out, per_count, seed } => derive(out, *per_count as usize, *seed),
+        Command::Calibrate(a) => calibrate::calibrate_main(a, measure::sysinfo::command_line()),
+        Command::Compare(a) => compare::compare_main(a),
         Command::Nps(a) => engines::nps::main(a),
         Command::Instructions(a) => engines::instructions::main(a),
         Command::Gate(a) => gate::run::gate_main(a),

@@ -148,7 +148,7 @@ fn quick_run_writes_json_and_plots() {
             assert_eq!(b.ladder.len(), 30, "every count 3..32");
         }
         assert_eq!(b.correlations.len(), b.arms.len() - 2);
-        assert_eq!(b.controls.len(), 6, "A/A and x2 per bucket");
+        assert_eq!(b.controls.len(), 9, "A/A and x2 per bucket, and A/A across processes");
         for c in &b.controls {
             // A sanity bound only, wide enough for a loaded 2-core machine
             // (±15% failed once at load 4): a broken control is off by far

@@ -17,8 +17,12 @@ pub fn args() -> (bool, Vec<String>) {
     (quick, names)
 }
 
-/// Run `names` (or `default` when none were given) with default settings.
+/// Run `names` (or `default` when none were given) with default settings;
+/// or, started by such a run as one of its measuring processes, measure.
 pub fn run_named(default: &[&str], extra: &[Entry]) -> i32 {
+    if std::env::args_os().nth(1).is_some_and(|a| a == boardbench::suite::worker::WORKER_ARG) {
+        return boardbench::suite::worker::serve(extra);
+    }
     boardbench::measure::aslr::reexec_without_randomisation();
     let (quick, names) = args();
     let names: Vec<String> = if names.is_empty() { default.iter().map(|s| s.to_string()).collect() } else { names };

@@ -209,7 +209,8 @@ fn run(ctx: &Context, bulk: bool) -> Result<BenchReport, String> {
     // A part lasts about a millisecond: no batching, and no per-visit
     // warm-up (a part's own subtrees warm the caches for the next one).
     let plan = Plan {
-        rounds: if quick { 4 } else { perft_rounds(bulk) },
+        // Each measuring process of the run takes its share of the rounds.
+        rounds: if quick { 4 } else { perft_rounds(bulk) }.div_ceil(ctx.processes).max(2),
         budget_s: None,
         warmup_rounds: 1,
         min_sample: 0.0,
@@ -277,6 +278,8 @@ fn run(ctx: &Context, bulk: bool) -> Result<BenchReport, String> {
                         interval: stats::bootstrap_median_ci(&t),
                     },
                     ratio,
+                    ratio_spread: None,
+                    floor_spread: None,
                     ratio_of_medians: (i != base).then(|| stats::paired_ratio(&totals(base), &t)),
                     cycles_per_call: ctx.clock_info.cycles_per_unit.map(|c| floor * c),
                     counters: None,
@@ -294,6 +297,7 @@ fn run(ctx: &Context, bulk: bool) -> Result<BenchReport, String> {
                 level,
                 pass: ratio.within(1.0, AA_TOLERANCE) && ratio.contains(1.0),
                 ratio,
+                across_processes: false,
             });
         }
         for a in &arm_reports {
@@ -336,6 +340,7 @@ fn run(ctx: &Context, bulk: bool) -> Result<BenchReport, String> {
         plots: Vec::new(),
         attribution: None,
         precision: None,
+        processes: Vec::new(),
     })
 }
 

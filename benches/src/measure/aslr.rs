@@ -1,16 +1,22 @@
-//! Address-space layout randomisation off for measuring processes.
+//! Address-space layout randomisation: off, or on again for a child.
 //!
 //! With randomisation on, every process places its stack, heap and shared
 //! libraries at new addresses, so the same loop meets different cache-set
-//! and 4 KiB-aliasing conflicts from one run to the next: a per-process
-//! bias of a few percent on routines of a few dozen cycles, which no amount
-//! of sampling inside the process averages away, and which shows up as two
-//! identical runs disagreeing. [`reexec_without_randomisation`] turns it off
-//! (Linux `personality(ADDR_NO_RANDOMIZE)`, which needs no privilege and is
-//! inherited by children, so engines started by `boardbench nps` get it
-//! too) and re-executes the program once so the new layout applies.
-//! `BOARDBENCH_ASLR=on` keeps randomisation; the run's JSON records which
-//! state it measured under.
+//! and 4 KiB-aliasing conflicts from one process to the next: a
+//! per-process bias of a few percent on routines of a few dozen cycles,
+//! which no amount of sampling inside the process averages away.
+//!
+//! Two ways to live with it. A single process that must be repeatable
+//! (`boardbench nps` and its engines) runs with it off:
+//! [`reexec_without_randomisation`] (Linux `personality(ADDR_NO_RANDOMIZE)`,
+//! which needs no privilege and is inherited by children) re-executes the
+//! program once so the fixed layout applies; `BOARDBENCH_ASLR=on` keeps
+//! randomisation. The suite instead measures every benchmark in several
+//! processes, each with randomisation switched back on
+//! ([`randomise_child`]) and a random placement of its own
+//! ([`crate::measure::placement`]), so the layout's effect shows up as
+//! spread between processes and lands in the interval instead of in a
+//! bias nobody sees.
 
 use serde::{Deserialize, Serialize};
 
@@ -98,6 +104,31 @@ pub fn reexec_without_randomisation() {
         // `exec` only returns on failure; then carry on as we are.
         let _ = std::process::Command::new("/proc/self/exe").arg0(arg0).args(args).env(REEXEC_GUARD, "1").exec();
     }
+}
+
+/// Start the child `cmd` runs with address-space randomisation on (where
+/// the system allows it), whatever this process's state: the persona flag
+/// is cleared between fork and exec, and [`OPT_OUT`] is set so the child
+/// does not switch it off again.
+pub fn randomise_child(cmd: &mut std::process::Command) -> &mut std::process::Command {
+    cmd.env(OPT_OUT, "on");
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: between fork and exec the closure makes two personality()
+        // system calls on the child itself; it allocates nothing and takes
+        // no lock.
+        unsafe {
+            cmd.pre_exec(|| {
+                let p = libc::personality(0xffff_ffff);
+                if p != -1 && p & libc::ADDR_NO_RANDOMIZE != 0 {
+                    libc::personality((p & !libc::ADDR_NO_RANDOMIZE) as libc::c_ulong);
+                }
+                Ok(())
+            })
+        };
+    }
+    cmd
 }
 
 #[cfg(test)]

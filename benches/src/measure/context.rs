@@ -31,13 +31,19 @@ pub struct Context {
     pub quick: bool,
     /// What the run is for: a report, or one of the harnesses' uses.
     pub purpose: Purpose,
+    /// Whether this process runs a report's extra parts: a report measured
+    /// in several processes runs them in one (true as built).
+    pub with_extras: bool,
+    /// Processes the benchmark's measurement is split over (1 as built): a
+    /// benchmark with a fixed plan of its own takes its share of rounds.
+    pub processes: usize,
 }
 
 impl Context {
     /// Whether to run a benchmark's parts beyond the per-call timing (only
-    /// full report runs do).
+    /// full report runs do, in one of their measuring processes).
     pub fn extras(&self) -> bool {
-        matches!(self.purpose, Purpose::Report)
+        matches!(self.purpose, Purpose::Report) && self.with_extras
     }
 }
 
@@ -198,6 +204,8 @@ impl Context {
             progress: o.progress,
             quick: o.quick,
             purpose: o.purpose,
+            with_extras: true,
+            processes: 1,
         }
     }
 }

@@ -217,6 +217,8 @@ pub fn build_report<I>(
                             cycles_per_call: cpu.map(|c| summary.floor * c),
                             summary,
                             ratio,
+                            ratio_spread: None,
+                            floor_spread: None,
                             ratio_of_medians,
                             counters,
                             round_medians: ar.round_medians.clone(),
@@ -243,6 +245,7 @@ pub fn build_report<I>(
                         pass: ratio.within(expected, tolerance)
                             && (ar.role != Role::AaControl || ratio.contains(expected)),
                         ratio,
+                        across_processes: false,
                     });
                 }
                 buckets.push(BucketReport {
@@ -281,6 +284,7 @@ pub fn build_report<I>(
         plots: Vec::new(),
         attribution: None,
         precision: None,
+        processes: Vec::new(),
     }
 }
 

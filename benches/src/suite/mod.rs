@@ -10,15 +10,24 @@
 //! * [`density`]: positions by men on the board.
 //! * [`report`], [`table`], [`plot`]: the JSON document, the stdout table,
 //!   the SVG/PNG plots.
-//! * [`run`]: a run's options and orchestration (`boardbench NAME`,
-//!   `cargo bench`).
+//! * [`args`]: a run's options; [`run`]: its orchestration (`boardbench
+//!   NAME`, `cargo bench`); [`worker`]: one measuring process of a
+//!   benchmark; [`combine`]: a benchmark's processes combined into its
+//!   report.
+//! * [`calibrate`]: how often one run's intervals hold another run's
+//!   estimates; [`compare`]: two runs case by case.
 
+pub mod args;
 pub mod benchmark;
 pub mod benchmarks;
+pub mod calibrate;
 pub mod cases;
+pub mod combine;
+pub mod compare;
 pub mod density;
 pub mod plot;
 pub mod report;
 pub mod run;
 pub mod spec;
 pub mod table;
+pub mod worker;

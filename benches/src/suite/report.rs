@@ -2,20 +2,25 @@
 //! interpretable (commit and dirty flag, rustc, CPU model and flags, clock
 //! facts, pinning, load average, date, command line) and, per benchmark ×
 //! implementation × bucket, the sample count, median, MAD, interval and the
-//! ratio to the baseline arm with its interval. Written atomically
-//! ([`crate::output::write_atomic`]).
+//! ratio to the baseline arm with its interval — combined over the run's
+//! measuring processes, with each process's estimate and the two variance
+//! components (within and between processes) beside it, and each process's
+//! placement. Written atomically ([`crate::output::write_atomic`]).
 
 use crate::measure::calibration::ClockInfo;
 use crate::measure::counters::{CounterStatus, PerCall};
 use crate::measure::pin::Pinning;
+use crate::measure::placement::Placement;
+use crate::measure::random_effects::Combined;
 use crate::measure::runner::{Plan, Role};
 use crate::measure::stats::{Correlation, Ratio, Summary};
 use crate::output::{write_atomic, WriteError};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// Bumped whenever a field changes meaning or disappears.
-pub const SCHEMA: &str = "boardbench.run/1";
+/// Bumped whenever a field changes meaning or disappears. 2: intervals
+/// over measuring processes, variance components, placements.
+pub const SCHEMA: &str = "boardbench.run/2";
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct RunReport {
@@ -56,6 +61,10 @@ pub struct Metadata {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Settings {
     pub quick: bool,
+    /// Measuring processes per benchmark.
+    #[serde(default)]
+    pub processes: usize,
+    /// One measuring process's plan (its share of the budget and rounds).
     pub plan: Plan,
     /// Minimum sample length in µs (the plan's `min_sample` is in clock units).
     pub min_sample_us: f64,
@@ -109,6 +118,33 @@ pub struct BenchReport {
     /// How a precision-planned benchmark ended (absent with a fixed plan).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub precision: Option<PrecisionOutcome>,
+    /// The measuring processes, in the order they ran.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub processes: Vec<ProcessInfo>,
+}
+
+/// One measuring process of a benchmark.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ProcessInfo {
+    /// 0-based, in the order the benchmark's processes ran.
+    pub index: usize,
+    /// Seconds after the run's start at which the process started.
+    pub started_s: f64,
+    /// Seconds from its start to its result (setup, measuring, extras).
+    pub wall_s: f64,
+    /// Seconds of the benchmark's own measurement in it (warm-up included).
+    pub measure_s: f64,
+    /// Whether it ran the benchmark's extra parts (e.g. evalcycles' terms).
+    pub extras: bool,
+    pub placement: Placement,
+    pub tsc_mhz: Option<f64>,
+    pub cycles_per_unit: Option<f64>,
+    pub pinned: bool,
+    pub realtime: bool,
+    pub load_average_start: Option<[f64; 3]>,
+    /// How its own precision-planned measurement ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision: Option<PrecisionOutcome>,
 }
 
 /// The end of a precision-planned benchmark (see `runner::Precision`).
@@ -117,7 +153,8 @@ pub struct PrecisionOutcome {
     /// Target half-width of every bucket ratio's 95% interval (0.01 = ±1%).
     pub target: f64,
     /// The widest half-width among the reported bucket ratios: candidates'
-    /// 95% intervals and the controls' intervals at their checks' level.
+    /// 95% intervals and the in-process controls' intervals at their
+    /// checks' level.
     pub widest: f64,
     /// Whether `widest` is within `target`.
     pub met: bool,
@@ -134,7 +171,10 @@ impl PrecisionOutcome {
             .buckets
             .iter()
             .flat_map(|b| b.arms.iter().filter(|a| a.role == Role::Candidate).filter_map(|a| a.ratio));
-        let controls = report.controls.iter().map(|c| c.ratio);
+        // The between-process A/A is judged on its own: its interval is as
+        // wide as the processes' spread of absolute costs, which no
+        // measuring time inside a process narrows.
+        let controls = report.controls.iter().filter(|c| !c.across_processes).map(|c| c.ratio);
         let widest = candidates.chain(controls).map(|r| r.half_width()).fold(0.0, f64::max);
         let rounds = report.buckets.iter().flat_map(|b| b.arms.iter().map(|a| a.rounds)).max().unwrap_or(0);
         PrecisionOutcome { target, widest, met: widest <= target, seconds, rounds }
@@ -284,8 +324,16 @@ pub struct ArmReport {
     pub rounds: usize,
     /// Over per-round medians (units per call).
     pub summary: Summary,
-    /// Ratio of floors to the baseline arm's (absent for the baseline).
+    /// Ratio of floors to the baseline arm's (absent for the baseline):
+    /// the geometric mean over the measuring processes with its
+    /// between-process 95% interval (`ratio_spread`).
     pub ratio: Option<Ratio>,
+    /// `ratio` per process, and its variance components.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratio_spread: Option<Combined>,
+    /// `summary.floor` per process, and its variance components.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub floor_spread: Option<Combined>,
     /// Median over rounds of the per-round ratio of round medians.
     pub ratio_of_medians: Option<Ratio>,
     /// `summary.floor` in core cycles, when the run calibrated them.
@@ -319,6 +367,11 @@ pub struct ControlCheck {
     pub level: f64,
     pub ratio: Ratio,
     pub pass: bool,
+    /// A between-process control: the baseline's cost in one half of the
+    /// measuring processes against the other half (not two arms of one
+    /// process).
+    #[serde(default)]
+    pub across_processes: bool,
 }
 
 impl RunReport {
@@ -338,17 +391,30 @@ pub fn write_report(path: &Path, report: &RunReport) -> Result<(), WriteError> {
 /// Read a report back.
 pub fn read_report(path: &Path) -> Result<RunReport, String> {
     let text = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let r: RunReport =
-        serde_json::from_slice(&text).map_err(|e| format!("{}: not a run report: {e}", path.display()))?;
-    if r.schema != SCHEMA {
-        return Err(format!("{}: schema {} is not {SCHEMA}", path.display(), r.schema));
+    // The schema first, so that an older report is named as such rather
+    // than as a missing field.
+    #[derive(Deserialize)]
+    struct Schema {
+        schema: String,
     }
-    Ok(r)
+    let schema = serde_json::from_slice::<Schema>(&text)
+        .map_err(|e| format!("{}: not a run report: {e}", path.display()))?
+        .schema;
+    if schema != SCHEMA {
+        let hint = if schema == "boardbench.run/1" {
+            " (written before intervals over measuring processes; measure it again with this version)"
+        } else {
+            ""
+        };
+        return Err(format!("{}: schema {schema} is not {SCHEMA}{hint}", path.display()));
+    }
+    serde_json::from_slice(&text).map_err(|e| format!("{}: not a run report: {e}", path.display()))
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::measure::random_effects::ProcessEstimate;
 
     /// A small but complete report.
     pub(crate) fn sample_report() -> RunReport {
@@ -398,6 +464,7 @@ pub(crate) mod tests {
             },
             settings: Settings {
                 quick: true,
+                processes: 2,
                 plan: Plan {
                     rounds: 3,
                     budget_s: None,
@@ -442,6 +509,8 @@ pub(crate) mod tests {
                             rounds: 3,
                             summary: summary.clone(),
                             ratio: None,
+                            ratio_spread: None,
+                            floor_spread: None,
                             ratio_of_medians: None,
                             cycles_per_call: Some(150.0),
                             counters: None,
@@ -454,6 +523,14 @@ pub(crate) mod tests {
                             rounds: 3,
                             summary,
                             ratio: Some(ratio),
+                            ratio_spread: Some(crate::measure::random_effects::combine(
+                                &[
+                                    ProcessEstimate { estimate: 0.495, interval: [0.494, 0.496] },
+                                    ProcessEstimate { estimate: 0.505, interval: [0.504, 0.506] },
+                                ],
+                                0.95,
+                            )),
+                            floor_spread: None,
                             ratio_of_medians: Some(ratio),
                             cycles_per_call: None,
                             counters: Some(PerCall { cycles: 1.0, instructions: 2.0, branch_misses: 0.5 }),
@@ -471,10 +548,12 @@ pub(crate) mod tests {
                     level: 0.95,
                     ratio: Ratio { estimate: 1.0, interval: [0.999, 1.001] },
                     pass: true,
+                    across_processes: false,
                 }],
                 plots: vec!["x-men.svg".into()],
                 precision: None,
                 attribution: None,
+                processes: Vec::new(),
             }],
         }
     }
@@ -497,5 +576,15 @@ pub(crate) mod tests {
         other.schema = "other/9".into();
         write_report(&path, &other).unwrap();
         assert!(read_report(&path).unwrap_err().contains("schema other/9"));
+        // A report of the first schema is named as older, in one line.
+        other.schema = "boardbench.run/1".into();
+        write_report(&path, &other).unwrap();
+        let e = read_report(&path).unwrap_err();
+        assert!(
+            e.contains("schema boardbench.run/1 is not boardbench.run/2 (written before") && !e.contains('\n'),
+            "{e}"
+        );
+        std::fs::write(&path, b"{\"schema\": 3}").unwrap();
+        assert!(read_report(&path).unwrap_err().contains("not a run report"));
     }
 }

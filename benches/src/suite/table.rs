@@ -1,9 +1,11 @@
 //! The summary table printed on stdout after a run: per benchmark and
 //! bucket, the baseline's cost, each implementation's cost, the ratio to
-//! the baseline with its 95% interval, and each implementation's correlation
-//! with men on the board; then the controls with PASS/FAIL; for evalcycles,
-//! the attribution of a whole evaluation to its groups, three sources side
-//! by side, with the checks the issue sets on them.
+//! the baseline with its 95% interval over the measuring processes, the
+//! ratio's two variance components (between processes, within one), and
+//! each implementation's correlation with men on the board; then the
+//! controls with PASS/FAIL; for evalcycles, the attribution of a whole
+//! evaluation to its groups, three sources side by side, with the checks
+//! on them.
 
 use crate::measure::runner::Role;
 use crate::suite::benchmarks::evalcycles::attribution::{
@@ -20,23 +22,37 @@ fn r_of(b: &BenchReport, arm: &str) -> String {
 pub fn bench_table(b: &BenchReport) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{} — {} ({}, floors; one call = {})", b.name, b.about, b.unit, b.call);
+    if !b.processes.is_empty() {
+        let k = b.processes.len();
+        let _ = writeln!(
+            s,
+            "  over {k} measuring processes, each with its own placement: geometric means, Student-t 95% \
+             intervals ({} df); sd: one process's ratio, between processes / within one",
+            k - 1
+        );
+    }
     let _ = writeln!(
         s,
-        "  {:<11} {:<22} {:>10} {:>10}  {:<28} {:>7}",
-        "bucket", "arm", "old", "new", "new/old [95% interval]", "r(new)"
+        "  {:<11} {:<22} {:>10} {:>10}  {:<28} {:>15} {:>7}",
+        "bucket", "arm", "old", "new", "new/old [95% interval]", "sd btw / within", "r(new)"
     );
     for bucket in &b.buckets {
         let base = bucket.arms.iter().find(|a| a.role == Role::Baseline).expect("baseline");
         for a in bucket.arms.iter().filter(|a| a.role == Role::Candidate) {
             let ratio = a.ratio.expect("candidate has a ratio");
+            let components = a
+                .ratio_spread
+                .as_ref()
+                .map_or("-".to_string(), |c| format!("{:.2}% / {:.2}%", c.between_sd * 100.0, c.within_sd * 100.0));
             let _ = writeln!(
                 s,
-                "  {:<11} {:<22} {:>10.1} {:>10.1}  {:<28} {:>7}",
+                "  {:<11} {:<22} {:>10.1} {:>10.1}  {:<28} {:>15} {:>7}",
                 bucket.bucket,
                 a.arm,
                 base.summary.floor,
                 a.summary.floor,
                 format!("{:.4} [{:.4}, {:.4}]", ratio.estimate, ratio.interval[0], ratio.interval[1]),
+                components,
                 r_of(b, &a.arm),
             );
         }
@@ -52,7 +68,7 @@ pub fn bench_table(b: &BenchReport) -> String {
     if let Some(p) = &b.precision {
         let _ = writeln!(
             s,
-            "  precision ±{:.1}%: {} (widest interval ±{:.2}%; {} rounds, {:.0} s)",
+            "  precision ±{:.1}%: {} (widest combined interval ±{:.2}%; {} rounds, {:.0} s of measuring)",
             p.target * 100.0,
             if p.met { "met" } else { "NOT met" },
             p.widest * 100.0,
@@ -60,10 +76,11 @@ pub fn bench_table(b: &BenchReport) -> String {
             p.seconds
         );
     }
+    let arm_width = b.controls.iter().map(|c| c.arm.chars().count()).max().unwrap_or(0).max(22);
     for c in &b.controls {
         let _ = writeln!(
             s,
-            "  control {:<11} {:<22} {:.4} [{:.4}, {:.4}]{} expected {:.2} ± {:.0}%: {}",
+            "  control {:<11} {:<arm_width$} {:.4} [{:.4}, {:.4}]{} expected {:.2} ± {:.0}%: {}",
             c.bucket,
             c.arm,
             c.ratio.estimate,
@@ -256,6 +273,6 @@ mod tests {
         assert!(crate::suite::report::PrecisionOutcome::of(b, 0.025, 12.0).met);
         b.precision = Some(p);
         let t = run_table(&r);
-        assert!(t.contains("precision ±1.0%: NOT met (widest interval ±2.00%;"), "{t}");
+        assert!(t.contains("precision ±1.0%: NOT met (widest combined interval ±2.00%;"), "{t}");
     }
 }

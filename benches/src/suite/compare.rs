@@ -1,0 +1,340 @@
+//! `boardbench compare RUN.json BASELINE.json`: two runs, case by case.
+//! A case is a benchmark × bucket × implementation ratio to its baseline
+//! (new/old). For each case present in both, the relative difference of
+//! the two runs' ratios (run / baseline − 1) with a 95% interval built
+//! from both runs' spread over their measuring processes (Welch: each
+//! run's standard error is its processes' standard deviation over √K,
+//! Welch–Satterthwaite degrees of freedom). A case *differs* only when
+//! that interval lies entirely beyond ±tolerance (it excludes zero by more
+//! than the tolerance); *same* when it lies entirely within ±tolerance;
+//! otherwise *unresolved* (the runs cannot tell). Exit status: 0 when no
+//! case differs, 3 when one does, 1 on an error (unreadable or mismatched
+//! files), 2 on bad arguments.
+
+use crate::measure::random_effects::{welch_log_ratio, Combined};
+use crate::measure::runner::Role;
+use crate::output::print_out;
+use crate::suite::report::{read_report, RunReport};
+use clap::Args;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::PathBuf;
+
+/// Exit status when a case differs.
+pub const DIFFERS_EXIT: i32 = 3;
+
+#[derive(Args, Clone, Debug)]
+pub struct CompareCli {
+    /// The run to judge (a JSON report of `boardbench NAME`, `all` or
+    /// `cargo bench`).
+    pub run: PathBuf,
+    /// The run to compare it with (e.g. results/baseline.json).
+    pub baseline: PathBuf,
+    /// A case differs only when its difference's 95% interval lies
+    /// entirely beyond ±PCT%.
+    #[arg(long, value_name = "PCT", default_value_t = 1.0, allow_negative_numbers = true, value_parser = parse_tolerance)]
+    pub tolerance: f64,
+}
+
+fn parse_tolerance(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|_| format!("not a number: {s:?}"))?;
+    if (0.0..100.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("{v} is not a percentage from 0 to below 100"))
+    }
+}
+
+/// What the interval of a case's difference says.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Entirely within ±tolerance.
+    Same,
+    /// Entirely beyond ±tolerance.
+    Differs,
+    /// Reaches past ±tolerance on one side only partly: the runs cannot
+    /// tell.
+    Unresolved,
+}
+
+impl Verdict {
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Same => "same",
+            Verdict::Differs => "DIFFERS",
+            Verdict::Unresolved => "unresolved",
+        }
+    }
+}
+
+/// One case in both runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseDiff {
+    pub case: String,
+    pub run: f64,
+    pub baseline: f64,
+    /// run / baseline − 1, and its 95% interval.
+    pub diff: f64,
+    pub interval: [f64; 2],
+    pub degrees_of_freedom: f64,
+    pub verdict: Verdict,
+}
+
+/// Two runs compared.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    pub tolerance: f64,
+    pub cases: Vec<CaseDiff>,
+    /// Cases in one run only.
+    pub only_run: Vec<String>,
+    pub only_baseline: Vec<String>,
+    /// Ways the runs' settings differ that bear on the comparison.
+    pub notes: Vec<String>,
+}
+
+impl Comparison {
+    pub fn differing(&self) -> usize {
+        self.cases.iter().filter(|c| c.verdict == Verdict::Differs).count()
+    }
+}
+
+/// A run's ratio cases, by name, with their spread over processes.
+fn cases(r: &RunReport, which: &str) -> Result<BTreeMap<String, Combined>, String> {
+    let mut out = BTreeMap::new();
+    for b in &r.benchmarks {
+        for bucket in &b.buckets {
+            for a in bucket.arms.iter().filter(|a| a.role == Role::Candidate) {
+                let case = format!("{} {} {}", b.name, bucket.bucket, a.arm);
+                let spread = a.ratio_spread.clone().ok_or_else(|| {
+                    format!("{which}: case {case} has no per-process figures to build an interval from")
+                })?;
+                if spread.processes() < 2 || !spread.sd_log.is_finite() {
+                    return Err(format!("{which}: case {case} has fewer than 2 measuring processes"));
+                }
+                out.insert(case, spread);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Compare `run` with `baseline` at `tolerance` (a fraction).
+pub fn compare(run: &RunReport, baseline: &RunReport, tolerance: f64) -> Result<Comparison, String> {
+    compare_named(run, "RUN", baseline, "BASELINE", tolerance)
+}
+
+fn compare_named(
+    run: &RunReport,
+    run_name: &str,
+    baseline: &RunReport,
+    base_name: &str,
+    tolerance: f64,
+) -> Result<Comparison, String> {
+    let a = cases(run, run_name)?;
+    let b = cases(baseline, base_name)?;
+    let only_run: Vec<String> = a.keys().filter(|k| !b.contains_key(*k)).cloned().collect();
+    let only_baseline: Vec<String> = b.keys().filter(|k| !a.contains_key(*k)).cloned().collect();
+    // In the runs' own order, not alphabetical.
+    let order: Vec<String> = run
+        .benchmarks
+        .iter()
+        .flat_map(|bench| {
+            bench.buckets.iter().flat_map(move |bucket| {
+                bucket
+                    .arms
+                    .iter()
+                    .filter(|x| x.role == Role::Candidate)
+                    .map(move |x| format!("{} {} {}", bench.name, bucket.bucket, x.arm))
+            })
+        })
+        .filter(|k| b.contains_key(k))
+        .collect();
+    if order.is_empty() {
+        return Err(format!(
+            "{run_name} and {base_name} have no case in common ({run_name}: {}; {base_name}: {})",
+            names(run),
+            names(baseline)
+        ));
+    }
+    let bound = (1.0 + tolerance).ln();
+    let cases = order
+        .into_iter()
+        .map(|case| {
+            let (x, base) = (&a[&case], &b[&case]);
+            let (d, iv, df) = welch_log_ratio(base, x, 0.95);
+            let verdict = if iv[0] > bound || iv[1] < -bound {
+                Verdict::Differs
+            } else if iv[0] >= -bound && iv[1] <= bound {
+                Verdict::Same
+            } else {
+                Verdict::Unresolved
+            };
+            CaseDiff {
+                case,
+                run: x.estimate,
+                baseline: base.estimate,
+                diff: d.exp() - 1.0,
+                interval: [iv[0].exp() - 1.0, iv[1].exp() - 1.0],
+                degrees_of_freedom: df,
+                verdict,
+            }
+        })
+        .collect();
+    Ok(Comparison { tolerance, cases, only_run, only_baseline, notes: notes(run, baseline) })
+}
+
+fn names(r: &RunReport) -> String {
+    let v: Vec<&str> = r.benchmarks.iter().map(|b| b.name.as_str()).collect();
+    if v.is_empty() {
+        "no benchmark".into()
+    } else {
+        v.join(", ")
+    }
+}
+
+/// Settings that differ between the runs and make their ratios measure
+/// different things (positions) or under different conditions.
+fn notes(run: &RunReport, baseline: &RunReport) -> Vec<String> {
+    let mut notes = Vec::new();
+    let (p, q) = (&run.positions, &baseline.positions);
+    if (p.per_bucket, p.per_count, p.seed, &p.sources) != (q.per_bucket, q.per_count, q.seed, &q.sources) {
+        notes.push("the runs measured different positions (sources, seed or sizes differ)".into());
+    }
+    if run.settings.quick != baseline.settings.quick {
+        notes.push("one run is a --quick run".into());
+    }
+    if run.metadata.cpu_model != baseline.metadata.cpu_model {
+        notes.push(format!(
+            "different CPUs: {} and {}",
+            run.metadata.cpu_model.as_deref().unwrap_or("?"),
+            baseline.metadata.cpu_model.as_deref().unwrap_or("?")
+        ));
+    }
+    notes
+}
+
+/// The comparison as printed.
+pub fn table(c: &Comparison, run: &str, baseline: &str) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "run:      {run}\nbaseline: {baseline}");
+    for n in &c.notes {
+        let _ = writeln!(s, "note: {n}");
+    }
+    let _ = writeln!(
+        s,
+        "per case: new/old in each run, the difference run/baseline - 1 with its 95% interval \
+         (both runs' between-process spread); differs when the interval lies beyond ±{:.1}%",
+        c.tolerance * 100.0
+    );
+    let width = c.cases.iter().map(|x| x.case.len()).max().unwrap_or(4).max(4);
+    let _ = writeln!(s, "  {:<width$} {:>8} {:>8} {:>8}  {:<20} ", "case", "run", "baseline", "diff", "95% interval");
+    for x in &c.cases {
+        let _ = writeln!(
+            s,
+            "  {:<width$} {:>8.4} {:>8.4} {:>+7.2}%  [{:>+6.2}%, {:>+6.2}%]  {}",
+            x.case,
+            x.run,
+            x.baseline,
+            x.diff * 100.0,
+            x.interval[0] * 100.0,
+            x.interval[1] * 100.0,
+            x.verdict.name()
+        );
+    }
+    for (list, name) in [(&c.only_run, "run"), (&c.only_baseline, "baseline")] {
+        if !list.is_empty() {
+            let _ = writeln!(s, "only in the {name}: {}", list.join(", "));
+        }
+    }
+    let same = c.cases.iter().filter(|x| x.verdict == Verdict::Same).count();
+    let _ = writeln!(
+        s,
+        "{} of {} cases differ, {} the same within ±{:.1}%, {} unresolved",
+        c.differing(),
+        c.cases.len(),
+        same,
+        c.tolerance * 100.0,
+        c.cases.len() - same - c.differing()
+    );
+    s
+}
+
+/// `boardbench compare`: print the comparison; exit [`DIFFERS_EXIT`] when
+/// a case differs.
+pub fn compare_main(cli: &CompareCli) -> Result<i32, String> {
+    let run = read_report(&cli.run)?;
+    let baseline = read_report(&cli.baseline)?;
+    let (rn, bn) = (cli.run.display().to_string(), cli.baseline.display().to_string());
+    let c = compare_named(&run, &rn, &baseline, &bn, cli.tolerance / 100.0)?;
+    print_out(&table(&c, &rn, &bn))?;
+    Ok(if c.differing() > 0 { DIFFERS_EXIT } else { 0 })
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::measure::random_effects::{combine, ProcessEstimate};
+
+    /// The sample report with its candidate measured in `k` processes at
+    /// `ratio`, spread ±`sd` (alternating) around it.
+    pub(crate) fn run_at(ratio: f64, sd: f64, k: usize) -> RunReport {
+        let mut r = crate::suite::report::tests::sample_report();
+        let arm = &mut r.benchmarks[0].buckets[0].arms[1];
+        let per: Vec<ProcessEstimate> = (0..k)
+            .map(|i| {
+                let x = ratio * (if i % 2 == 0 { sd } else { -sd }).exp();
+                ProcessEstimate { estimate: x, interval: [x * 0.999, x * 1.001] }
+            })
+            .collect();
+        let c = combine(&per, 0.95);
+        arm.ratio = Some(crate::measure::stats::Ratio { estimate: c.estimate, interval: c.interval });
+        arm.ratio_spread = Some(c);
+        r
+    }
+
+    #[test]
+    fn equal_runs_are_the_same_and_a_shift_differs() {
+        let a = run_at(0.5, 0.002, 6);
+        let c = compare(&run_at(0.5, 0.002, 6), &a, 0.01).unwrap();
+        assert_eq!(c.cases.len(), 1);
+        assert_eq!(c.cases[0].case, "x opening new");
+        assert_eq!(c.cases[0].verdict, Verdict::Same, "{c:?}");
+        assert!(c.cases[0].diff.abs() < 1e-12);
+        // 3% slower, tight: differs.
+        let c = compare(&run_at(0.515, 0.002, 6), &a, 0.01).unwrap();
+        assert_eq!(c.cases[0].verdict, Verdict::Differs, "{c:?}");
+        assert!((c.cases[0].diff - 0.03).abs() < 1e-9);
+        assert_eq!(c.differing(), 1);
+        // 3% apart but each run spread ±3%: cannot tell.
+        let c = compare(&run_at(0.515, 0.03, 6), &run_at(0.5, 0.03, 6), 0.01).unwrap();
+        assert_eq!(c.cases[0].verdict, Verdict::Unresolved, "{c:?}");
+        // Within tolerance of a 0.5% shift: the same at 1%, differs at 0.1%.
+        assert_eq!(compare(&run_at(0.5025, 0.0005, 6), &a, 0.01).unwrap().cases[0].verdict, Verdict::Same);
+        let c = compare(&run_at(0.5025, 0.0005, 6), &run_at(0.5, 0.0005, 6), 0.001).unwrap();
+        assert_eq!(c.cases[0].verdict, Verdict::Differs, "{c:?}");
+        let t = table(&c, "a.json", "b.json");
+        assert!(t.contains("x opening new") && t.contains("DIFFERS") && t.contains("1 of 1 cases differ"), "{t}");
+    }
+
+    #[test]
+    fn mismatched_runs_are_named() {
+        let a = run_at(0.5, 0.002, 6);
+        let mut other = a.clone();
+        other.benchmarks[0].name = "y".into();
+        let e = compare(&a, &other, 0.01).unwrap_err();
+        assert_eq!(e, "RUN and BASELINE have no case in common (RUN: x; BASELINE: y)");
+        let mut no_spread = a.clone();
+        no_spread.benchmarks[0].buckets[0].arms[1].ratio_spread = None;
+        let e = compare(&a, &no_spread, 0.01).unwrap_err();
+        assert!(e.starts_with("BASELINE: case x opening new has no per-process figures"), "{e}");
+        // A case in one run only is listed, not an error.
+        let mut more = a.clone();
+        let mut extra = more.benchmarks[0].buckets[0].clone();
+        extra.bucket = "endgame".into();
+        more.benchmarks[0].buckets.push(extra);
+        more.positions.seed += 1;
+        let c = compare(&more, &a, 0.01).unwrap();
+        assert_eq!(c.only_run, vec!["x endgame new".to_string()]);
+        assert_eq!(c.notes, vec!["the runs measured different positions (sources, seed or sizes differ)".to_string()]);
+    }
+}
