@@ -9,7 +9,8 @@
 //!   cases for the per-case harnesses (the gate, criterion, callgrind).
 //! * [`density`]: positions by men on the board.
 //! * [`report`], [`table`], [`plot`]: the JSON document, the stdout table,
-//!   the SVG/PNG plots.
+//!   the SVG/PNG plots; [`publish`]: a run's plots and JSON put in place
+//!   whole or not at all.
 //! * [`run`]: a run's options and orchestration (`boardbench NAME`,
 //!   `cargo bench`).
 
@@ -18,6 +19,7 @@ pub mod benchmarks;
 pub mod cases;
 pub mod density;
 pub mod plot;
+pub mod publish;
 pub mod report;
 pub mod run;
 pub mod spec;

@@ -11,6 +11,7 @@ use crate::measure::pin::Pinning;
 use crate::measure::runner::{Plan, Role};
 use crate::measure::stats::{Correlation, Ratio, Summary};
 use crate::output::{write_atomic, WriteError};
+use crate::suite::density::{PositionSet, Sizes};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -66,11 +67,66 @@ pub struct Settings {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct PositionsInfo {
     pub sources: Vec<String>,
+    /// Positions per bucket asked for (`--per-bucket`); `buckets` says how
+    /// many each bucket got.
     pub per_bucket: usize,
     pub per_count: usize,
     pub seed: u64,
     /// Ladder positions taken from the derived file.
     pub derived_used: usize,
+    /// Positions each density bucket actually holds: fewer than
+    /// `per_bucket` where the sources have no more distinct ones. Absent
+    /// from results written before it was recorded.
+    #[serde(default)]
+    pub buckets: Vec<BucketPositions>,
+}
+
+/// How many positions a density bucket of the run holds.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct BucketPositions {
+    pub bucket: String,
+    /// Inclusive range of men on the board.
+    pub men: [u32; 2],
+    pub positions: usize,
+}
+
+impl PositionsInfo {
+    /// The positions of a run: `set`, drawn with `sizes` from its sources.
+    pub fn of(set: &PositionSet, sizes: Sizes) -> PositionsInfo {
+        PositionsInfo {
+            sources: set.sources.clone(),
+            per_bucket: sizes.per_bucket,
+            per_count: sizes.per_count,
+            seed: sizes.seed,
+            derived_used: set.derived_used,
+            buckets: set
+                .buckets
+                .iter()
+                .map(|(b, chosen)| BucketPositions {
+                    bucket: b.name().to_string(),
+                    men: [b.men().0, b.men().1],
+                    positions: chosen.len(),
+                })
+                .collect(),
+        }
+    }
+
+    /// One line naming the buckets with fewer positions than asked, if any.
+    pub fn shortfall(&self) -> Option<String> {
+        let short: Vec<String> = self
+            .buckets
+            .iter()
+            .filter(|b| b.positions < self.per_bucket)
+            .map(|b| format!("{} {}", b.bucket, b.positions))
+            .collect();
+        (!short.is_empty()).then(|| {
+            format!(
+                "fewer positions than the {} per bucket asked (the sources hold no more distinct ones): {}",
+                self.per_bucket,
+                short.join(", ")
+            )
+        })
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -416,6 +472,7 @@ pub(crate) mod tests {
                 per_count: 1,
                 seed: 3,
                 derived_used: 0,
+                buckets: vec![BucketPositions { bucket: "opening".into(), men: [26, 32], positions: 2 }],
             },
             benchmarks: vec![BenchReport {
                 name: "x".into(),

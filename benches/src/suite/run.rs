@@ -1,17 +1,17 @@
 //! A run of the suite, shared by the `boardbench` binary and the `cargo
 //! bench` targets: its options ([`RunArgs`]) and its orchestration — check
 //! the output directory, choose positions, pin, build the measurement
-//! context (clock, calibration, counters), run each benchmark, plot, write
-//! the JSON atomically, print the table.
+//! context (clock, calibration, counters), run each benchmark, publish the
+//! plots and the JSON whole or not at all ([`publish`]), print the table.
 
 use crate::measure::context::{ClockChoice, Context, Options, Purpose};
 use crate::measure::runner::Precision;
 use crate::measure::{aslr, pin, sysinfo};
 use crate::output::{self, print_out};
 use crate::suite::density::{self, PositionSet, Sizes};
-use crate::suite::report::{self, Metadata, PositionsInfo, RunReport, Settings, SCHEMA};
+use crate::suite::report::{Metadata, PositionsInfo, RunReport, Settings, SCHEMA};
 use crate::suite::spec::Entry;
-use crate::suite::{benchmarks, plot, table};
+use crate::suite::{benchmarks, publish, table};
 use crate::workspace;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
@@ -187,8 +187,12 @@ where
     Ok(out)
 }
 
+fn sizes(args: &RunArgs) -> Sizes {
+    Sizes { per_bucket: args.per_bucket as usize, per_count: args.per_count as usize, seed: args.seed }
+}
+
 fn select_positions(args: &RunArgs) -> Result<PositionSet, String> {
-    let sizes = Sizes { per_bucket: args.per_bucket as usize, per_count: args.per_count as usize, seed: args.seed };
+    let sizes = sizes(args);
     let set = match &args.positions {
         Some(file) => density::select(std::slice::from_ref(file), None, sizes),
         None => {
@@ -211,6 +215,10 @@ pub fn execute(args: &RunArgs, entries: &[&Entry], argv: Vec<String>) -> Result<
     let out = args.out.clone().unwrap_or_else(workspace::results_dir);
     output::check_writable(&out).map_err(|e| format!("output directory: {e}"))?;
     let set = select_positions(args)?;
+    let positions = PositionsInfo::of(&set, sizes(args));
+    if let Some(short) = positions.shortfall() {
+        eprintln!("boardbench: warning: {short}");
+    }
     let mut pinning = pin::pin(args.core)?;
     if !pinning.pinned {
         eprintln!("boardbench: warning: not pinned ({}); results are noisier", pinning.detail);
@@ -267,22 +275,13 @@ pub fn execute(args: &RunArgs, entries: &[&Entry], argv: Vec<String>) -> Result<
         sysinfo::iso8601(date_secs).replace([':', '-'], ""),
         commit.as_deref().map(|c| &c[..c.len().min(10)]).unwrap_or("nogit")
     );
-    let plot_dir = out.join(&run_id);
     let mut benches = Vec::new();
-    let mut plots = Vec::new();
     for e in entries {
         eprintln!("boardbench: {} — {}", e.name, e.about);
-        let mut b = (e.run)(&ctx, &set).map_err(|err| format!("{}: {err}", e.name))?;
-        if !args.no_plots {
-            std::fs::create_dir_all(&plot_dir).map_err(|err| format!("cannot create {}: {err}", plot_dir.display()))?;
-            let files = plot::plots_for(&b, &plot_dir)?;
-            // Relative to the JSON's directory, so a results folder can move.
-            b.plots = files.iter().map(|p| p.strip_prefix(&out).unwrap_or(p).display().to_string()).collect();
-            plots.extend(files);
-        }
+        let b = (e.run)(&ctx, &set).map_err(|err| format!("{}: {err}", e.name))?;
         benches.push(b);
     }
-    let report = RunReport {
+    let mut report = RunReport {
         schema: SCHEMA.to_string(),
         metadata: Metadata {
             boardbench_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -309,20 +308,12 @@ pub fn execute(args: &RunArgs, entries: &[&Entry], argv: Vec<String>) -> Result<
             bucket_samples_per_round: ctx.bucket_samples,
             ladder_samples_per_round: ctx.ladder_samples,
         },
-        positions: PositionsInfo {
-            sources: set.sources.clone(),
-            per_bucket: args.per_bucket as usize,
-            per_count: args.per_count as usize,
-            seed: args.seed,
-            derived_used: set.derived_used,
-        },
+        positions,
         benchmarks: benches,
     };
-    let json = out.join(format!("{run_id}.json"));
-    report::write_report(&json, &report).map_err(|e| e.to_string())?;
-    report::write_report(&out.join("latest.json"), &report).map_err(|e| e.to_string())?;
+    let published = publish::publish(&out, &run_id, &mut report, !args.no_plots)?;
     let controls_failed = report.controls().filter(|(_, c)| !c.pass).count();
-    Ok(Outcome { report, json, plots, controls_failed })
+    Ok(Outcome { report, json: published.json, plots: published.plots, controls_failed })
 }
 
 /// Print the table and where things went; the exit status for the outcome.

@@ -215,6 +215,9 @@ pub fn run_table(r: &RunReport) -> String {
     if let Some(reason) = &m.clock.fallback_reason {
         let _ = writeln!(s, "TSC not used: {reason}");
     }
+    if let Some(short) = r.positions.shortfall() {
+        let _ = writeln!(s, "positions: {short}");
+    }
     if !m.counters.available {
         let _ = writeln!(
             s,
@@ -243,6 +246,18 @@ mod tests {
         assert!(t.contains("PASS"));
         assert!(t.contains("hardware counters: unavailable (ENOENT)"));
         assert!(!t.contains("precision"), "a fixed plan has no precision line: {t}");
+    }
+
+    #[test]
+    fn a_bucket_short_of_positions_is_noted() {
+        let mut r = crate::suite::report::tests::sample_report();
+        assert!(!run_table(&r).contains("positions:"));
+        r.positions.per_bucket = 256;
+        let t = run_table(&r);
+        assert!(
+            t.contains("positions: fewer positions than the 256 per bucket asked (the sources hold no more distinct ones): opening 2\n"),
+            "{t}"
+        );
     }
 
     #[test]

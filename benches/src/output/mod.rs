@@ -1,8 +1,18 @@
 //! Where results go: files written atomically (a temporary file in the same
 //! directory, synced, then renamed over the target, so an interrupted run
-//! never destroys the last good result), an output directory checked
-//! before anything is measured, and stdout written as a Unix tool writes it.
+//! never destroys the last good result), a run's several outputs staged
+//! and renamed into place together ([`staging`]), temporaries named after
+//! their writer so that those of a run that died are removed by the next
+//! ([`temporaries`]), SIGINT and SIGTERM ending a run without leaving
+//! anything half-written ([`interrupt`]), an output directory checked
+//! before anything is measured, and stdout written as a Unix tool writes
+//! it.
 
+pub mod interrupt;
+pub mod staging;
+pub mod temporaries;
+
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Why a result could not be written.
@@ -20,19 +30,63 @@ impl std::fmt::Display for WriteError {
 
 impl std::error::Error for WriteError {}
 
-/// Write `bytes` to `path` atomically ([`engine::atomic_file::write`]): on
-/// failure `path` keeps its old contents.
+/// Write `bytes` to `path` atomically: to a temporary beside it
+/// ([`temporaries::temp_name`]), synced, then renamed over `path` (and the
+/// directory synced, so the rename itself survives a power loss where the
+/// file system allows). On an error the temporary is removed and `path`
+/// keeps its old contents. The first write into a directory removes the
+/// temporaries that dead runs left there.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
-    engine::atomic_file::write(path, bytes).map_err(|e| WriteError { path: path.to_path_buf(), reason: e.to_string() })
+    let err = |e: std::io::Error| WriteError { path: path.to_path_buf(), reason: e.to_string() };
+    let name = path
+        .file_name()
+        .ok_or_else(|| err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "names no file")))?;
+    let dir = parent_of(path);
+    temporaries::sweep_once(dir);
+    let temporary = dir.join(temporaries::temp_name(name));
+    write_temporary(&temporary, bytes).map_err(err)?;
+    if let Err((_, e)) = temporaries::rename_all(&[(temporary.clone(), path.to_path_buf())]) {
+        temporaries::discard(&temporary);
+        return Err(err(e));
+    }
+    sync_dir(dir);
+    Ok(())
 }
 
-/// Make sure `dir` exists and is writable, before anything is measured.
+/// The directory `path` is in (`.` for a bare name).
+fn parent_of(path: &Path) -> &Path {
+    path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."))
+}
+
+/// Create the listed temporary `temporary` holding `bytes`, synced; removed
+/// again on an error.
+fn write_temporary(temporary: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let result = temporaries::create_file(temporary).and_then(|mut f| {
+        f.write_all(bytes)?;
+        f.sync_all()
+    });
+    if result.is_err() {
+        temporaries::discard(temporary);
+    }
+    result
+}
+
+/// Best effort: not every file system lets a directory be synced.
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// Make sure `dir` exists and is writable, before anything is measured;
+/// temporaries that dead runs left there are removed.
 pub fn check_writable(dir: &Path) -> Result<(), WriteError> {
     let err = |e: std::io::Error| WriteError { path: dir.to_path_buf(), reason: e.to_string() };
     std::fs::create_dir_all(dir).map_err(err)?;
-    let probe = dir.join(format!(".boardbench-probe.{}.tmp", std::process::id()));
-    std::fs::write(&probe, b"probe").map_err(err)?;
-    std::fs::remove_file(&probe).map_err(err)?;
+    temporaries::sweep_once(dir);
+    let probe = dir.join(temporaries::temp_name(std::ffi::OsStr::new("boardbench-probe")));
+    write_temporary(&probe, b"probe").map_err(err)?;
+    temporaries::discard(&probe);
     Ok(())
 }
 
@@ -40,7 +94,6 @@ pub fn check_writable(dir: &Path) -> Result<(), WriteError> {
 /// read enough, `| true`) ends the output quietly, as a Unix tool does;
 /// any other failure is an error, never the panic `print!` makes of it.
 pub fn print_out(text: &str) -> Result<(), String> {
-    use std::io::Write;
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("cannot write to stdout: {e}")),
