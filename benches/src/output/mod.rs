@@ -38,9 +38,8 @@ impl std::error::Error for WriteError {}
 /// temporaries that dead runs left there.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     let err = |e: std::io::Error| WriteError { path: path.to_path_buf(), reason: e.to_string() };
-    let name = path
-        .file_name()
-        .ok_or_else(|| err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "names no file")))?;
+    let name =
+        path.file_name().ok_or_else(|| err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "names no file")))?;
     let dir = parent_of(path);
     temporaries::sweep_once(dir);
     let temporary = dir.join(temporaries::temp_name(name));
@@ -90,6 +89,34 @@ pub fn check_writable(dir: &Path) -> Result<(), WriteError> {
     Ok(())
 }
 
+/// Largest file [`read_back`] reads: far above any result boardbench writes
+/// (a full run's JSON is a few MiB).
+pub const MAX_READ_BACK: u64 = 256 << 20;
+
+/// Read back a file boardbench wrote (a run report, a reference) or that
+/// one names (a suite file): only a regular file, of at most
+/// [`MAX_READ_BACK`] bytes, so that a path to a device, a pipe or a huge
+/// file is an error, not an endless read. The error is the reason alone;
+/// the caller names the file.
+pub fn read_back(path: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let meta = file.metadata().map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err(if meta.is_dir() { "a directory, not a file".into() } else { "not a regular file".into() });
+    }
+    if meta.len() > MAX_READ_BACK {
+        return Err(format!("{} bytes, larger than any result ({MAX_READ_BACK} at most)", meta.len()));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    // The file may grow while it is read: never past the limit.
+    file.take(MAX_READ_BACK + 1).read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_READ_BACK {
+        return Err(format!("larger than any result ({MAX_READ_BACK} bytes at most)"));
+    }
+    Ok(bytes)
+}
+
 /// Write `text` to stdout. A reader that has gone away (`| head` that has
 /// read enough, `| true`) ends the output quietly, as a Unix tool does;
 /// any other failure is an error, never the panic `print!` makes of it.
@@ -125,6 +152,21 @@ mod tests {
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(names.len(), 2, "{names:?}");
         assert_eq!(std::fs::read(&path).unwrap(), b"second");
+    }
+
+    #[test]
+    fn only_regular_files_of_bounded_size_are_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.json");
+        std::fs::write(&path, b"{}").unwrap();
+        assert_eq!(read_back(&path).unwrap(), b"{}");
+        assert_eq!(read_back(dir.path()).unwrap_err(), "a directory, not a file");
+        // Endless, or blocking: refused before reading.
+        assert_eq!(read_back(Path::new("/dev/zero")).unwrap_err(), "not a regular file");
+        assert!(read_back(&dir.path().join("missing")).unwrap_err().contains("No such file"));
+        let big = std::fs::File::create(dir.path().join("big")).unwrap();
+        big.set_len(MAX_READ_BACK + 1).unwrap();
+        assert!(read_back(&dir.path().join("big")).unwrap_err().contains("larger than any result"));
     }
 
     #[test]

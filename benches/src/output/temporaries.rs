@@ -185,9 +185,7 @@ fn exchange(a: &Path, b: &Path) -> io::Result<()> {
     let c = |p: &Path| std::ffi::CString::new(p.as_os_str().as_bytes()).map_err(io::Error::other);
     let (a, b) = (c(a)?, c(b)?);
     // SAFETY: both are NUL-terminated paths that live across the call.
-    let r = unsafe {
-        libc::renameat2(libc::AT_FDCWD, a.as_ptr(), libc::AT_FDCWD, b.as_ptr(), libc::RENAME_EXCHANGE)
-    };
+    let r = unsafe { libc::renameat2(libc::AT_FDCWD, a.as_ptr(), libc::AT_FDCWD, b.as_ptr(), libc::RENAME_EXCHANGE) };
     if r == 0 {
         Ok(())
     } else {

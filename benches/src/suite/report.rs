@@ -10,7 +10,7 @@ use crate::measure::counters::{CounterStatus, PerCall};
 use crate::measure::pin::Pinning;
 use crate::measure::runner::{Plan, Role};
 use crate::measure::stats::{Correlation, Ratio, Summary};
-use crate::output::{write_atomic, WriteError};
+use crate::output::{read_back, write_atomic, WriteError};
 use crate::suite::density::{PositionSet, Sizes};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -393,11 +393,15 @@ pub fn write_report(path: &Path, report: &RunReport) -> Result<(), WriteError> {
 
 /// Read a report back.
 pub fn read_report(path: &Path) -> Result<RunReport, String> {
-    let text = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let r: RunReport =
-        serde_json::from_slice(&text).map_err(|e| format!("{}: not a run report: {e}", path.display()))?;
+    let text = read_back(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    parse_report(&text, &path.display().to_string())
+}
+
+/// A report from its JSON text; errors name `origin`.
+pub fn parse_report(text: &[u8], origin: &str) -> Result<RunReport, String> {
+    let r: RunReport = serde_json::from_slice(text).map_err(|e| format!("{origin}: not a run report: {e}"))?;
     if r.schema != SCHEMA {
-        return Err(format!("{}: schema {} is not {SCHEMA}", path.display(), r.schema));
+        return Err(format!("{origin}: schema {:?} is not {SCHEMA}", r.schema));
     }
     Ok(r)
 }
@@ -553,6 +557,6 @@ pub(crate) mod tests {
         let mut other = r.clone();
         other.schema = "other/9".into();
         write_report(&path, &other).unwrap();
-        assert!(read_report(&path).unwrap_err().contains("schema other/9"));
+        assert!(read_report(&path).unwrap_err().contains("schema \"other/9\""));
     }
 }

@@ -26,17 +26,23 @@ pub fn bench_table(b: &BenchReport) -> String {
         "bucket", "arm", "old", "new", "new/old [95% interval]", "r(new)"
     );
     for bucket in &b.buckets {
-        let base = bucket.arms.iter().find(|a| a.role == Role::Baseline).expect("baseline");
+        // A run always has both; a report read back from a damaged file
+        // may lack them, and is printed with "-" in their place.
+        let base = bucket.arms.iter().find(|a| a.role == Role::Baseline);
+        let base = base.map_or_else(|| "-".to_string(), |a| format!("{:.1}", a.summary.floor));
         for a in bucket.arms.iter().filter(|a| a.role == Role::Candidate) {
-            let ratio = a.ratio.expect("candidate has a ratio");
+            let ratio = a.ratio.map_or_else(
+                || "-".to_string(),
+                |r| format!("{:.4} [{:.4}, {:.4}]", r.estimate, r.interval[0], r.interval[1]),
+            );
             let _ = writeln!(
                 s,
-                "  {:<11} {:<22} {:>10.1} {:>10.1}  {:<28} {:>7}",
+                "  {:<11} {:<22} {:>10} {:>10.1}  {:<28} {:>7}",
                 bucket.bucket,
                 a.arm,
-                base.summary.floor,
+                base,
                 a.summary.floor,
-                format!("{:.4} [{:.4}, {:.4}]", ratio.estimate, ratio.interval[0], ratio.interval[1]),
+                ratio,
                 r_of(b, &a.arm),
             );
         }
