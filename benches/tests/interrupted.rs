@@ -245,3 +245,148 @@ fn only_dead_writers_temporaries_are_removed() {
     live.kill().unwrap();
     live.wait().unwrap();
 }
+
+/// Every file below `dir` (paths relative to it) with its bytes.
+fn snapshot(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut files = std::collections::BTreeMap::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(d) = pending.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                pending.push(path);
+            } else {
+                let name = path.strip_prefix(dir).unwrap().display().to_string();
+                files.insert(name, std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    files
+}
+
+/// A quick run interrupted with SIGINT (while measuring, while the plots
+/// are drawn, while the JSON is written) in a folder that already holds
+/// the last good run and a `baseline.json`: those stay byte for byte, no
+/// temporary is left, and `latest.json` is either still the last good run
+/// or, where the signal came while the new run was being put in place, a
+/// whole new one beside its own plots.
+#[test]
+fn an_interrupted_run_keeps_the_last_good_result_and_the_baseline() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path();
+    let first = Command::new(env!("CARGO_BIN_EXE_boardbench"))
+        .args(["getattacksbench", "--quick", "--rounds", "2", "--out"])
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    std::fs::copy(out.join("latest.json"), out.join("baseline.json")).unwrap();
+    let good = snapshot(out);
+    assert!(good.keys().filter(|k| k.ends_with(".png") || k.ends_with(".svg")).count() >= 2, "{:?}", good.keys());
+    assert_eq!(good.keys().filter(|k| k.ends_with(".json")).count(), 3, "{:?}", good.keys());
+
+    let points = [
+        Point::After(Duration::from_millis(300)),
+        Point::After(Duration::from_millis(1500)),
+        Point::PlotFolder,
+        Point::Json,
+    ];
+    let mut stopped_at = Vec::new();
+    for point in points {
+        let before = snapshot(out);
+        let (_, err, stopped) = run_and_signal(out, point, libc::SIGINT);
+        if stopped {
+            stopped_at.push(point);
+        }
+        assert!(!err.contains("panicked"), "{point:?}: {err}");
+        assert!(hidden_names(out).is_empty(), "{point:?}: {:?}", hidden_names(out));
+        let after = snapshot(out);
+        // Everything there before is still there, unchanged, but latest.json.
+        for (name, bytes) in &before {
+            if name != "latest.json" {
+                assert!(after.get(name) == Some(bytes), "{point:?}: {name} changed or went\n{err}");
+            }
+        }
+        assert_eq!(after.get("baseline.json"), good.get("baseline.json"), "{point:?}");
+        let new: Vec<&String> = after.keys().filter(|k| !before.contains_key(*k)).collect();
+        if after.get("latest.json") == before.get("latest.json") {
+            assert!(new.is_empty(), "{point:?}: {new:?} appeared, latest.json did not change\n{err}");
+        } else {
+            // Put in place before the signal took effect: whole, and named.
+            let json: Vec<&&String> = new.iter().filter(|k| k.ends_with(".json")).collect();
+            assert_eq!(json.len(), 1, "{point:?}: {new:?}");
+            assert_eq!(after.get(json[0].as_str()), after.get("latest.json"), "{point:?}");
+        }
+        check_whole(out);
+    }
+    // The run was caught while measuring and while drawing its plots.
+    assert!(stopped_at.contains(&points[0]) && stopped_at.contains(&Point::PlotFolder), "{stopped_at:?}");
+    // The last good run itself, whatever happened after it.
+    let last = snapshot(out);
+    for (name, bytes) in good.iter().filter(|(n, _)| *n != "latest.json") {
+        assert_eq!(last.get(name), Some(bytes), "{name}");
+    }
+}
+
+/// Whether process `pid` has ended (gone, or a zombie nobody has reaped).
+fn ended(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(text) => text[text.rfind(')').unwrap() + 1..].split_whitespace().next() == Some("Z"),
+    }
+}
+
+/// An interrupted run ends the processes it started, though they run in
+/// process groups of their own (which a terminal's Ctrl-C does not
+/// reach): an `nps` run whose "engine" sleeps is stopped with SIGINT, and
+/// the engine goes with it.
+#[test]
+fn an_interrupted_run_ends_its_child_processes() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let pids = dir.path().join("pids");
+    let engine = dir.path().join("sleeping-engine.sh");
+    std::fs::write(&engine, format!("#!/bin/sh\necho $$ >> '{}'\nexec sleep 120\n", pids.display())).unwrap();
+    std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = dir.path().join("out");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boardbench"))
+        .args(["nps", "--crafty"])
+        .arg(&engine)
+        .arg("--engine")
+        .arg(&engine)
+        .args(["--engine-profile", "bitboard", "--runs", "1", "--no-plots", "--out"])
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let engine_pid: u32 = loop {
+        if let Some(pid) = std::fs::read_to_string(&pids).ok().and_then(|t| t.lines().next()?.trim().parse().ok()) {
+            break pid;
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+            panic!("nps ended ({status:?}) before starting the engine: {err}");
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "the engine never started");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert!(!ended(engine_pid));
+    // SAFETY: signals our own child, not yet waited for.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }, 0);
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.signal(), Some(libc::SIGINT), "{err}");
+    assert!(err.contains("1 child process ended"), "{err}");
+    let gone = Instant::now();
+    while !ended(engine_pid) {
+        assert!(gone.elapsed() < Duration::from_secs(5), "the engine {engine_pid} outlived the run");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // Nothing half-written where the results go.
+    if out.exists() {
+        assert!(hidden_names(&out).is_empty(), "{:?}", hidden_names(&out));
+    }
+}

@@ -1,8 +1,10 @@
 //! SIGINT, SIGTERM and SIGHUP end the program without leaving anything
 //! half-written: a watcher thread, woken by the signal handler through a
 //! pipe (writing to a pipe is one of the few things a handler may do),
-//! stops every creation and rename of outputs, removes this process's
-//! temporaries ([`super::temporaries::remove_all_and_hold`]), says so in
+//! kills the child processes it started ([`super::children::end_all`]:
+//! engines pinned to a core would otherwise keep running), stops every
+//! creation and rename of outputs, removes this process's temporaries
+//! ([`super::temporaries::remove_all_and_hold`]), says so in
 //! one line on stderr and ends the process by the same signal, so that a
 //! shell or a parent sees it was interrupted (status 130 for Ctrl-C). The
 //! measuring threads need not look for a flag: they end with the process,
@@ -82,6 +84,8 @@ fn watch(read: libc::c_int) {
         return;
     }
     let signal = CAUGHT.load(Ordering::SeqCst);
+    // Children first: one may be writing into a temporary folder.
+    let ended = super::children::end_all();
     let removed = super::temporaries::remove_all_and_hold();
     let name = match signal {
         libc::SIGINT => "SIGINT",
@@ -92,8 +96,9 @@ fn watch(read: libc::c_int) {
     // SAFETY: isatty only inspects descriptor 2.
     let tty = unsafe { libc::isatty(2) } == 1;
     let message = format!(
-        "{}boardbench: interrupted by {name}; stopped, {removed} unfinished output{} removed, nothing half-written left\n",
+        "{}boardbench: interrupted by {name}; stopped, {ended} child process{} ended, {removed} unfinished output{} removed, nothing half-written left\n",
         if tty { "\n" } else { "" },
+        if ended == 1 { "" } else { "es" },
         if removed == 1 { "" } else { "s" }
     );
     // Straight to the descriptor: another thread may hold stderr's lock.

@@ -3,11 +3,13 @@
 //! never destroys the last good result), a run's several outputs staged
 //! and renamed into place together ([`staging`]), temporaries named after
 //! their writer so that those of a run that died are removed by the next
-//! ([`temporaries`]), SIGINT and SIGTERM ending a run without leaving
-//! anything half-written ([`interrupt`]), an output directory checked
+//! ([`temporaries`]), SIGINT and SIGTERM ending a run and the processes
+//! it started ([`children`]) without leaving anything half-written
+//! ([`interrupt`]), an output directory checked
 //! before anything is measured, and stdout written as a Unix tool writes
 //! it.
 
+pub mod children;
 pub mod interrupt;
 pub mod staging;
 pub mod temporaries;

@@ -111,7 +111,7 @@ pub struct RunSettings {
 pub fn run_suites(spec: &EngineSpec, suites: &[PathBuf], settings: &RunSettings) -> Result<ReferenceRun, String> {
     let mut loaded = Vec::new();
     for path in suites {
-        let bytes = std::fs::read(path).map_err(|e| format!("suite {}: {e}", path.display()))?;
+        let bytes = crate::output::read_back(path).map_err(|e| format!("suite {}: {e}", path.display()))?;
         let positions = load_suite(path).map_err(|e| format!("suite {e}"))?;
         loaded.push((path.clone(), format!("{:016x}", fnv1a64(&bytes)), positions));
     }
