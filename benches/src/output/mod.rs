@@ -119,6 +119,20 @@ pub fn read_back(path: &Path) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
+/// `text` on one line: line breaks and other control characters escaped
+/// (a parser's message may quote them from the input it rejects).
+pub fn one_line(text: &str) -> String {
+    let mut s = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            s.extend(c.escape_default());
+        } else {
+            s.push(c);
+        }
+    }
+    s
+}
+
 /// Write `text` to stdout. A reader that has gone away (`| head` that has
 /// read enough, `| true`) ends the output quietly, as a Unix tool does;
 /// any other failure is an error, never the panic `print!` makes of it.
@@ -169,6 +183,12 @@ mod tests {
         let big = std::fs::File::create(dir.path().join("big")).unwrap();
         big.set_len(MAX_READ_BACK + 1).unwrap();
         assert!(read_back(&dir.path().join("big")).unwrap_err().contains("larger than any result"));
+    }
+
+    #[test]
+    fn messages_are_kept_to_one_line() {
+        assert_eq!(one_line("unknown variant `a\nb\r`\t!"), "unknown variant `a\\nb\\r`\\t!");
+        assert_eq!(one_line("plain, é"), "plain, é");
     }
 
     #[test]

@@ -185,8 +185,9 @@ pub fn read_run(path: &Path) -> Result<ReferenceRun, String> {
 
 /// A saved run from its JSON text; errors name `origin`.
 pub fn parse_run(text: &[u8], origin: &str) -> Result<ReferenceRun, String> {
-    let run: ReferenceRun =
-        serde_json::from_slice(text).map_err(|e| format!("reference {origin}: not a reference file: {e}"))?;
+    let run: ReferenceRun = serde_json::from_slice(text).map_err(|e| {
+        format!("reference {origin}: not a reference file: {}", crate::output::one_line(&e.to_string()))
+    })?;
     if run.schema != SCHEMA {
         return Err(format!("reference {origin}: schema {:?} is not {SCHEMA:?}", run.schema));
     }

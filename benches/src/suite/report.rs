@@ -399,7 +399,8 @@ pub fn read_report(path: &Path) -> Result<RunReport, String> {
 
 /// A report from its JSON text; errors name `origin`.
 pub fn parse_report(text: &[u8], origin: &str) -> Result<RunReport, String> {
-    let r: RunReport = serde_json::from_slice(text).map_err(|e| format!("{origin}: not a run report: {e}"))?;
+    let r: RunReport = serde_json::from_slice(text)
+        .map_err(|e| format!("{origin}: not a run report: {}", crate::output::one_line(&e.to_string())))?;
     if r.schema != SCHEMA {
         return Err(format!("{origin}: schema {:?} is not {SCHEMA}", r.schema));
     }

@@ -37,10 +37,13 @@ fn pool() -> &'static [String] {
     })
 }
 
+/// A byte edit of a line: kind (replace, remove, insert, cut), offset, byte.
+type Edit = (u8, u32, u8);
+
 /// One file: its lines (pool index and byte edits), then how it is framed.
 #[derive(Clone, Debug)]
 struct File {
-    lines: Vec<(usize, Vec<(u8, u32, u8)>)>,
+    lines: Vec<(usize, Vec<Edit>)>,
     csv: bool,
     bom: bool,
     crlf: bool,
