@@ -1,17 +1,15 @@
 //! Property-based fuzzing of what boardbench reads: the JSON files it
 //! reads back, run reports (`suite::report::read_report`, and the table
 //! printed from one), saved references (the input of `boardbench
-//! reference compare`: read, suite files checked, compared, printed), and
-//! the gate's JSON (each `gate-sample` process's output, which the gate
-//! parses and analyses, and the gate's report with its tables) ([`json`]);
+//! reference compare`: read, suite files checked, compared, printed)
+//! ([`json`]);
 //! position files (`--positions` EPD and CSV files, a match's openings)
 //! ([`epd`]); and command lines, through the binary ([`cli`]). No input
 //! may panic, hang or allocate without bound; a rejected input gets a
 //! one-line message. (A match's `match.json` is written, never read back.)
 //!
 //! Inputs are real documents (`results/baseline.json`,
-//! `results/reference/head.json`, `tests/fixtures/gate-sample.json`, and a
-//! gate report the gate's own analysis makes from that sample) with their
+//! `results/reference/head.json`) with their
 //! arrays shortened, then edited: values replaced by any JSON (numbers at
 //! the edges included), removed, renamed, duplicated; or their text
 //! mutated byte by byte; or noise ([`json`]). Built on `proptest` as the
@@ -22,9 +20,9 @@
 //! * quick (default): a few thousand inputs per target, seconds in all, as
 //!   part of `cargo test --release --workspace`;
 //! * long: `BOARDBENCH_FUZZ_CASES=N` runs N inputs in each in-process
-//!   target (run reports, references, gate samples, gate reports,
-//!   position files) and N/100 command lines (a process each);
-//!   N = 2,000,000 makes over 10 million inputs.
+//!   target (run reports, references, position files) and N/100
+//!   command lines (a process each); N = 3,400,000 makes over 10
+//!   million inputs.
 //!   `BOARDBENCH_FUZZ_SEED` changes the seed. Each target prints its count
 //!   and time (`--nocapture` shows them).
 //!
@@ -37,7 +35,6 @@
 
 mod cli;
 mod epd;
-mod gate;
 mod json;
 mod reference;
 mod run_report;
