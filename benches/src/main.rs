@@ -167,6 +167,8 @@ fn main() -> ExitCode {
     // Before anything else: this process (and every engine it starts)
     // runs with a fixed address layout.
     measure::aslr::reexec_without_randomisation();
+    // Ctrl-C or SIGTERM: stop, remove this run's temporaries, say so.
+    output::interrupt::install();
     let runnables = benchmarks::runnables();
     let matches = match command(&runnables).try_get_matches() {
         Ok(m) => m,

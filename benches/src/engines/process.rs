@@ -334,7 +334,7 @@ fn run_capped(job: &Job, cap: usize) -> Result<Finished, String> {
         });
     }
     let started = Instant::now();
-    let mut child = cmd.spawn().map_err(|e| format!("cannot start {name}: {e}"))?;
+    let mut child = crate::output::children::spawn(&mut cmd).map_err(|e| format!("cannot start {name}: {e}"))?;
     let pid = child.id() as libc::pid_t;
     let out = Arc::new(Mutex::new(String::new()));
     let err = Arc::new(Mutex::new(String::new()));
@@ -400,6 +400,7 @@ fn run_capped(job: &Job, cap: usize) -> Result<Finished, String> {
         let (wtx, wrx) = mpsc::channel();
         s.spawn(move || {
             let r = wait_child(pid);
+            crate::output::children::forget(pid as u32);
             let _ = wtx.send((r, started.elapsed()));
         });
         drop(tx);
@@ -501,7 +502,8 @@ impl TempDir {
                 .unwrap_or(0);
             let path =
                 base.join(format!("{prefix}-{}-{}-{nanos:x}", std::process::id(), SEQ.fetch_add(1, Ordering::Relaxed)));
-            match std::fs::create_dir(&path) {
+            // Listed as a temporary: an interrupt removes it.
+            match crate::output::temporaries::create_dir(&path) {
                 Ok(()) => return Ok(TempDir { path }),
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
                 Err(e) => return Err(format!("cannot create a temporary directory in {}: {e}", base.display())),
@@ -517,7 +519,7 @@ impl TempDir {
 
 impl Drop for TempDir {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
+        crate::output::temporaries::discard(&self.path);
     }
 }
 

@@ -56,10 +56,7 @@ pub fn prepare_worktree(root: &Path, dir: &Path, commit: &str) -> Result<(), Str
 /// Run cargo in `src` with `target` as its target directory; the last
 /// lines of its output in the error.
 fn cargo(src: &Path, target: &Path, args: &[String]) -> Result<(), String> {
-    let out = workspace::cargo(src)
-        .args(args)
-        .env("CARGO_TARGET_DIR", target)
-        .output()
+    let out = crate::output::children::output(workspace::cargo(src).args(args).env("CARGO_TARGET_DIR", target))
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     if out.status.success() {
         Ok(())
@@ -137,7 +134,8 @@ impl Lock {
 
 /// The registered benchmark names of a build.
 pub fn bench_names(bin: &Path) -> Result<Vec<String>, String> {
-    let out = Command::new(bin).arg("list").output().map_err(|e| format!("cannot run {}: {e}", bin.display()))?;
+    let out = crate::output::children::output(Command::new(bin).arg("list"))
+        .map_err(|e| format!("cannot run {}: {e}", bin.display()))?;
     if !out.status.success() {
         return Err(format!("{} list failed: {}", bin.display(), one_line(&String::from_utf8_lossy(&out.stderr))));
     }

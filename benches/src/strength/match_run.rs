@@ -277,8 +277,11 @@ pub fn run_match(plan: &MatchPlan) -> Result<i32, String> {
                 .collect(),
         };
         let json = serde_json::to_vec_pretty(&report).map_err(|e| e.to_string())?;
-        crate::output::write_atomic(&plan.out_dir.join("match.json"), &json).map_err(|e| e.to_string())?;
-        crate::output::write_atomic(&plan.out_dir.join("games.pgn"), pgn.as_bytes()).map_err(|e| e.to_string())
+        // Both or neither: the JSON and the games it counts always match.
+        let mut staging = crate::output::staging::Staging::new(&plan.out_dir).map_err(|e| e.to_string())?;
+        staging.file("match.json", &json).map_err(|e| e.to_string())?;
+        staging.file("games.pgn", pgn.as_bytes()).map_err(|e| e.to_string())?;
+        staging.commit().map_err(|e| e.to_string())
     };
 
     'pairs: for pair in 0..pairs {

@@ -34,7 +34,7 @@ impl Book {
     /// Read and check every line; the first bad one is an error naming
     /// the file and line.
     pub fn load(path: &Path) -> Result<Book, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("openings {}: {e}", path.display()))?;
+        let bytes = crate::output::read_back(path).map_err(|e| format!("openings {}: {e}", path.display()))?;
         let text = String::from_utf8(bytes)
             .map_err(|_| format!("openings {}: not a text file (not UTF-8)", path.display()))?;
         let mut openings = Vec::new();

@@ -111,7 +111,7 @@ pub struct RunSettings {
 pub fn run_suites(spec: &EngineSpec, suites: &[PathBuf], settings: &RunSettings) -> Result<ReferenceRun, String> {
     let mut loaded = Vec::new();
     for path in suites {
-        let bytes = std::fs::read(path).map_err(|e| format!("suite {}: {e}", path.display()))?;
+        let bytes = crate::output::read_back(path).map_err(|e| format!("suite {}: {e}", path.display()))?;
         let positions = load_suite(path).map_err(|e| format!("suite {e}"))?;
         loaded.push((path.clone(), format!("{:016x}", fnv1a64(&bytes)), positions));
     }
@@ -179,11 +179,17 @@ pub fn run_suites(spec: &EngineSpec, suites: &[PathBuf], settings: &RunSettings)
 
 /// Read a saved run.
 pub fn read_run(path: &Path) -> Result<ReferenceRun, String> {
-    let text = std::fs::read(path).map_err(|e| format!("reference {}: {e}", path.display()))?;
-    let run: ReferenceRun = serde_json::from_slice(&text)
-        .map_err(|e| format!("reference {}: not a reference file: {e}", path.display()))?;
+    let text = crate::output::read_back(path).map_err(|e| format!("reference {}: {e}", path.display()))?;
+    parse_run(&text, &path.display().to_string())
+}
+
+/// A saved run from its JSON text; errors name `origin`.
+pub fn parse_run(text: &[u8], origin: &str) -> Result<ReferenceRun, String> {
+    let run: ReferenceRun = serde_json::from_slice(text).map_err(|e| {
+        format!("reference {origin}: not a reference file: {}", crate::output::one_line(&e.to_string()))
+    })?;
     if run.schema != SCHEMA {
-        return Err(format!("reference {}: schema {:?} is not {SCHEMA:?}", path.display(), run.schema));
+        return Err(format!("reference {origin}: schema {:?} is not {SCHEMA:?}", run.schema));
     }
     Ok(run)
 }
@@ -216,7 +222,7 @@ pub fn suites_of(reference: &ReferenceRun) -> Result<Vec<PathBuf>, String> {
         .iter()
         .map(|s| {
             let path = resolve(&s.file);
-            let bytes = std::fs::read(&path).map_err(|e| format!("suite {}: {e}", path.display()))?;
+            let bytes = crate::output::read_back(&path).map_err(|e| format!("suite {}: {e}", path.display()))?;
             let hash = format!("{:016x}", fnv1a64(&bytes));
             if hash != s.file_hash {
                 return Err(format!(

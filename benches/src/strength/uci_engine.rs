@@ -266,7 +266,7 @@ fn spawn(command: &[String], core: Option<usize>) -> Result<Child, String> {
             Ok(())
         });
     }
-    cmd.spawn().map_err(|e| format!("cannot start {}: {e}", program.display()))
+    crate::output::children::spawn(&mut cmd).map_err(|e| format!("cannot start {}: {e}", program.display()))
 }
 
 #[cfg(not(target_os = "linux"))]
@@ -521,7 +521,10 @@ impl UciEngine {
         let until = Instant::now() + Duration::from_millis(500);
         loop {
             match self.child.try_wait() {
-                Ok(Some(status)) => return describe_status(status),
+                Ok(Some(status)) => {
+                    crate::output::children::forget(self.child.id());
+                    return describe_status(status);
+                }
                 Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
                 Ok(None) => {
                     self.kill();
@@ -540,7 +543,9 @@ impl UciEngine {
             libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL);
         }
         let _ = self.child.kill();
-        let _ = self.child.wait();
+        if self.child.wait().is_ok() {
+            crate::output::children::forget(self.child.id());
+        }
     }
 }
 

@@ -127,8 +127,11 @@ pub fn count_men(fen: &str) -> Option<u32> {
 /// Read the position lines of an EPD file, or a CSV file whose second
 /// column is a FEN (the Lichess puzzle format; a header line is skipped).
 pub fn read_source(path: &Path) -> Result<Vec<Record>, DensityError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| DensityError::Unreadable { path: path.to_path_buf(), reason: e.to_string() })?;
+    // Bounded, and only a regular file: `/dev/zero` is refused, not read
+    // until memory runs out.
+    let unreadable = |reason: String| DensityError::Unreadable { path: path.to_path_buf(), reason };
+    let bytes = crate::output::read_back(path).map_err(unreadable)?;
+    let text = String::from_utf8(bytes).map_err(|_| unreadable("not a text file (not UTF-8)".into()))?;
     // Editors on some systems start a UTF-8 file with a byte-order mark.
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let csv = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"));

@@ -9,7 +9,8 @@
 //!   cases for the per-case harnesses (the gate, criterion, callgrind).
 //! * [`density`]: positions by men on the board.
 //! * [`report`], [`table`], [`plot`]: the JSON document, the stdout table,
-//!   the SVG/PNG plots.
+//!   the SVG/PNG plots; [`publish`]: a run's plots and JSON put in place
+//!   whole or not at all.
 //! * [`args`]: a run's options; [`run`]: its orchestration (`boardbench
 //!   NAME`, `cargo bench`); [`worker`]: one measuring process of a
 //!   benchmark; [`combine`]: a benchmark's processes combined into its
@@ -26,6 +27,7 @@ pub mod combine;
 pub mod compare;
 pub mod density;
 pub mod plot;
+pub mod publish;
 pub mod report;
 pub mod run;
 pub mod spec;

@@ -4,9 +4,11 @@
 //! named terms (generic, for the eval per-term breakdown). Text is drawn
 //! with a font committed into the repository (DejaVu Sans, see
 //! assets/DejaVuSans-LICENSE.txt) and loaded from bytes, so no system font
-//! is needed. [`plots_for`] draws a benchmark's report.
+//! is needed. [`plots_for`] draws a benchmark's report. Plots are drawn in
+//! memory and written atomically.
 
 use crate::measure::runner::Role;
+use crate::output::write_atomic;
 use crate::suite::report::{BenchReport, EvalAttribution, RowKind};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
@@ -67,7 +69,9 @@ pub struct Bar {
 
 type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
-/// Render `draw` into `stem.svg` and `stem.png`; returns both paths.
+/// Render `draw` into `stem.svg` and `stem.png`; returns both paths. Both
+/// are drawn in memory and written atomically ([`write_atomic`]): a plot
+/// is whole or absent, never a 0-byte or truncated file.
 fn both(
     stem: &Path,
     draw_svg: impl Fn(DrawingArea<SVGBackend, Shift>) -> DrawResult<SVGBackend>,
@@ -76,17 +80,32 @@ fn both(
     register_font();
     let svg = stem.with_extension("svg");
     let png = stem.with_extension("png");
+    let mut svg_text = String::new();
     {
-        let root = SVGBackend::new(&svg, SIZE).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg_text, SIZE).into_drawing_area();
         draw_svg(root.clone()).map_err(|e| format!("plot {}: {e}", svg.display()))?;
         root.present().map_err(|e| format!("plot {}: {e}", svg.display()))?;
     }
+    let mut rgb = vec![0u8; SIZE.0 as usize * SIZE.1 as usize * 3];
     {
-        let root = BitMapBackend::new(&png, SIZE).into_drawing_area();
+        let root = BitMapBackend::with_buffer(&mut rgb, SIZE).into_drawing_area();
         draw_png(root.clone()).map_err(|e| format!("plot {}: {e}", png.display()))?;
         root.present().map_err(|e| format!("plot {}: {e}", png.display()))?;
     }
+    let png_bytes = encode_png(&rgb, SIZE).map_err(|e| format!("plot {}: {e}", png.display()))?;
+    write_atomic(&svg, svg_text.as_bytes()).map_err(|e| e.to_string())?;
+    write_atomic(&png, &png_bytes).map_err(|e| e.to_string())?;
     Ok(vec![svg, png])
+}
+
+/// An RGB image of `size` as PNG bytes.
+fn encode_png(rgb: &[u8], size: (u32, u32)) -> Result<Vec<u8>, String> {
+    use image::ImageEncoder;
+    let mut bytes = Vec::new();
+    image::codecs::png::PngEncoder::new(&mut bytes)
+        .write_image(rgb, size.0, size.1, image::ColorType::Rgb8)
+        .map_err(|e| e.to_string())?;
+    Ok(bytes)
 }
 
 fn upper(max: f64) -> f64 {

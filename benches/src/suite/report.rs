@@ -14,7 +14,8 @@ use crate::measure::placement::Placement;
 use crate::measure::random_effects::Combined;
 use crate::measure::runner::{Plan, Role};
 use crate::measure::stats::{Correlation, Ratio, Summary};
-use crate::output::{write_atomic, WriteError};
+use crate::output::{read_back, write_atomic, WriteError};
+use crate::suite::density::{PositionSet, Sizes};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -75,11 +76,66 @@ pub struct Settings {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct PositionsInfo {
     pub sources: Vec<String>,
+    /// Positions per bucket asked for (`--per-bucket`); `buckets` says how
+    /// many each bucket got.
     pub per_bucket: usize,
     pub per_count: usize,
     pub seed: u64,
     /// Ladder positions taken from the derived file.
     pub derived_used: usize,
+    /// Positions each density bucket actually holds: fewer than
+    /// `per_bucket` where the sources have no more distinct ones. Absent
+    /// from results written before it was recorded.
+    #[serde(default)]
+    pub buckets: Vec<BucketPositions>,
+}
+
+/// How many positions a density bucket of the run holds.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct BucketPositions {
+    pub bucket: String,
+    /// Inclusive range of men on the board.
+    pub men: [u32; 2],
+    pub positions: usize,
+}
+
+impl PositionsInfo {
+    /// The positions of a run: `set`, drawn with `sizes` from its sources.
+    pub fn of(set: &PositionSet, sizes: Sizes) -> PositionsInfo {
+        PositionsInfo {
+            sources: set.sources.clone(),
+            per_bucket: sizes.per_bucket,
+            per_count: sizes.per_count,
+            seed: sizes.seed,
+            derived_used: set.derived_used,
+            buckets: set
+                .buckets
+                .iter()
+                .map(|(b, chosen)| BucketPositions {
+                    bucket: b.name().to_string(),
+                    men: [b.men().0, b.men().1],
+                    positions: chosen.len(),
+                })
+                .collect(),
+        }
+    }
+
+    /// One line naming the buckets with fewer positions than asked, if any.
+    pub fn shortfall(&self) -> Option<String> {
+        let short: Vec<String> = self
+            .buckets
+            .iter()
+            .filter(|b| b.positions < self.per_bucket)
+            .map(|b| format!("{} {}", b.bucket, b.positions))
+            .collect();
+        (!short.is_empty()).then(|| {
+            format!(
+                "fewer positions than the {} per bucket asked (the sources hold no more distinct ones): {}",
+                self.per_bucket,
+                short.join(", ")
+            )
+        })
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -390,15 +446,21 @@ pub fn write_report(path: &Path, report: &RunReport) -> Result<(), WriteError> {
 
 /// Read a report back.
 pub fn read_report(path: &Path) -> Result<RunReport, String> {
-    let text = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = read_back(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    parse_report(&text, &path.display().to_string())
+}
+
+/// A report from its JSON text; errors name `origin`.
+pub fn parse_report(text: &[u8], origin: &str) -> Result<RunReport, String> {
+    let one_line = |e: serde_json::Error| crate::output::one_line(&e.to_string());
     // The schema first, so that an older report is named as such rather
     // than as a missing field.
     #[derive(Deserialize)]
     struct Schema {
         schema: String,
     }
-    let schema = serde_json::from_slice::<Schema>(&text)
-        .map_err(|e| format!("{}: not a run report: {e}", path.display()))?
+    let schema = serde_json::from_slice::<Schema>(text)
+        .map_err(|e| format!("{origin}: not a run report: {}", one_line(e)))?
         .schema;
     if schema != SCHEMA {
         let hint = if schema == "boardbench.run/1" {
@@ -406,9 +468,9 @@ pub fn read_report(path: &Path) -> Result<RunReport, String> {
         } else {
             ""
         };
-        return Err(format!("{}: schema {schema} is not {SCHEMA}{hint}", path.display()));
+        return Err(format!("{origin}: schema {} is not {SCHEMA}{hint}", crate::output::one_line(&schema)));
     }
-    serde_json::from_slice(&text).map_err(|e| format!("{}: not a run report: {e}", path.display()))
+    serde_json::from_slice(text).map_err(|e| format!("{origin}: not a run report: {}", one_line(e)))
 }
 
 #[cfg(test)]
@@ -483,6 +545,7 @@ pub(crate) mod tests {
                 per_count: 1,
                 seed: 3,
                 derived_used: 0,
+                buckets: vec![BucketPositions { bucket: "opening".into(), men: [26, 32], positions: 2 }],
             },
             benchmarks: vec![BenchReport {
                 name: "x".into(),

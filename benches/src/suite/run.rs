@@ -5,17 +5,19 @@
 //! turn across the run's benchmarks (process 1 of every benchmark, then
 //! process 2, ...) so that the host's slow drift lands between processes
 //! too; combine each benchmark's processes ([`crate::suite::combine`]),
-//! plot, write the JSON atomically, print the table. The options are
+//! publish the plots and the JSON whole or not at all
+//! ([`crate::suite::publish`]), print the table. The options are
 //! [`RunArgs`] ([`crate::suite::args`]).
 
 use crate::measure::placement::PlacementPlan;
 use crate::measure::{pin, sysinfo};
 use crate::output::{self, print_out};
 use crate::suite::combine;
-use crate::suite::report::{self, BenchReport, Metadata, PositionsInfo, RunReport, Settings, SCHEMA};
+use crate::suite::density::Sizes;
+use crate::suite::report::{BenchReport, Metadata, PositionsInfo, RunReport, Settings, SCHEMA};
 use crate::suite::spec::Entry;
 use crate::suite::worker::{self, Measured, Request};
-use crate::suite::{plot, table};
+use crate::suite::{publish, table};
 use crate::workspace;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -53,6 +55,11 @@ pub fn execute_with(exe: &Path, args: &RunArgs, entries: &[&Entry], argv: Vec<St
     // Checked here, once, before any process starts: every process selects
     // the same positions and pins the same core.
     let set = args.positions()?;
+    let sizes = Sizes { per_bucket: args.per_bucket as usize, per_count: args.per_count as usize, seed: args.seed };
+    let positions = PositionsInfo::of(&set, sizes);
+    if let Some(short) = positions.shortfall() {
+        eprintln!("boardbench: warning: {short}");
+    }
     let core = pin::choose_core(args.core)?;
     let exclusive = args.exclusive.then(|| pin::Exclusive::hold_all_but(core));
     match &exclusive {
@@ -70,7 +77,6 @@ pub fn execute_with(exe: &Path, args: &RunArgs, entries: &[&Entry], argv: Vec<St
         sysinfo::iso8601(date_secs).replace([':', '-'], ""),
         commit.as_deref().map(|c| &c[..c.len().min(10)]).unwrap_or("nogit")
     );
-    let plot_dir = out.join(&run_id);
     let k = args.processes();
     // A new draw of placements every run.
     let mut seeds = engine::rng::Rng::new(placement_seed());
@@ -99,21 +105,12 @@ pub fn execute_with(exe: &Path, args: &RunArgs, entries: &[&Entry], argv: Vec<St
     drop(exclusive);
     let first = measured.first().and_then(|m| m.first()).ok_or("no benchmark to run")?.clone();
     let mut benches = Vec::new();
-    let mut plots = Vec::new();
     for processes in measured {
         let parts: Vec<BenchReport> = processes.iter().map(|m| m.report.clone()).collect();
         let infos = processes.into_iter().map(|m| m.info).collect();
-        let mut b = combine::combine(&parts, infos, args.precision_target())?;
-        if !args.no_plots {
-            std::fs::create_dir_all(&plot_dir).map_err(|err| format!("cannot create {}: {err}", plot_dir.display()))?;
-            let files = plot::plots_for(&b, &plot_dir)?;
-            // Relative to the JSON's directory, so a results folder can move.
-            b.plots = files.iter().map(|p| p.strip_prefix(&out).unwrap_or(p).display().to_string()).collect();
-            plots.extend(files);
-        }
-        benches.push(b);
+        benches.push(combine::combine(&parts, infos, args.precision_target())?);
     }
-    let report = RunReport {
+    let mut report = RunReport {
         schema: SCHEMA.to_string(),
         metadata: Metadata {
             boardbench_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -141,20 +138,12 @@ pub fn execute_with(exe: &Path, args: &RunArgs, entries: &[&Entry], argv: Vec<St
             bucket_samples_per_round: args.process_options(k).bucket_samples,
             ladder_samples_per_round: args.process_options(k).ladder_samples,
         },
-        positions: PositionsInfo {
-            sources: set.sources.clone(),
-            per_bucket: args.per_bucket as usize,
-            per_count: args.per_count as usize,
-            seed: args.seed,
-            derived_used: set.derived_used,
-        },
+        positions,
         benchmarks: benches,
     };
-    let json = out.join(format!("{run_id}.json"));
-    report::write_report(&json, &report).map_err(|e| e.to_string())?;
-    report::write_report(&out.join("latest.json"), &report).map_err(|e| e.to_string())?;
+    let published = publish::publish(&out, &run_id, &mut report, !args.no_plots)?;
     let controls_failed = report.controls().filter(|(_, c)| !c.pass).count();
-    Ok(Outcome { report, json, plots, controls_failed })
+    Ok(Outcome { report, json: published.json, plots: published.plots, controls_failed })
 }
 
 /// A seed for the run's placements: the clock's nanoseconds and the

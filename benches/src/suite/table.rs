@@ -37,21 +37,27 @@ pub fn bench_table(b: &BenchReport) -> String {
         "bucket", "arm", "old", "new", "new/old [95% interval]", "sd btw / within", "r(new)"
     );
     for bucket in &b.buckets {
-        let base = bucket.arms.iter().find(|a| a.role == Role::Baseline).expect("baseline");
+        // A run always has both; a report read back from a damaged file
+        // may lack them, and is printed with "-" in their place.
+        let base = bucket.arms.iter().find(|a| a.role == Role::Baseline);
+        let base = base.map_or_else(|| "-".to_string(), |a| format!("{:.1}", a.summary.floor));
         for a in bucket.arms.iter().filter(|a| a.role == Role::Candidate) {
-            let ratio = a.ratio.expect("candidate has a ratio");
+            let ratio = a.ratio.map_or_else(
+                || "-".to_string(),
+                |r| format!("{:.4} [{:.4}, {:.4}]", r.estimate, r.interval[0], r.interval[1]),
+            );
             let components = a
                 .ratio_spread
                 .as_ref()
                 .map_or("-".to_string(), |c| format!("{:.2}% / {:.2}%", c.between_sd * 100.0, c.within_sd * 100.0));
             let _ = writeln!(
                 s,
-                "  {:<11} {:<22} {:>10.1} {:>10.1}  {:<28} {:>15} {:>7}",
+                "  {:<11} {:<22} {:>10} {:>10.1}  {:<28} {:>15} {:>7}",
                 bucket.bucket,
                 a.arm,
-                base.summary.floor,
+                base,
                 a.summary.floor,
-                format!("{:.4} [{:.4}, {:.4}]", ratio.estimate, ratio.interval[0], ratio.interval[1]),
+                ratio,
                 components,
                 r_of(b, &a.arm),
             );
@@ -232,6 +238,9 @@ pub fn run_table(r: &RunReport) -> String {
     if let Some(reason) = &m.clock.fallback_reason {
         let _ = writeln!(s, "TSC not used: {reason}");
     }
+    if let Some(short) = r.positions.shortfall() {
+        let _ = writeln!(s, "positions: {short}");
+    }
     if !m.counters.available {
         let _ = writeln!(
             s,
@@ -260,6 +269,18 @@ mod tests {
         assert!(t.contains("PASS"));
         assert!(t.contains("hardware counters: unavailable (ENOENT)"));
         assert!(!t.contains("precision"), "a fixed plan has no precision line: {t}");
+    }
+
+    #[test]
+    fn a_bucket_short_of_positions_is_noted() {
+        let mut r = crate::suite::report::tests::sample_report();
+        assert!(!run_table(&r).contains("positions:"));
+        r.positions.per_bucket = 256;
+        let t = run_table(&r);
+        assert!(
+            t.contains("positions: fewer positions than the 256 per bucket asked (the sources hold no more distinct ones): opening 2\n"),
+            "{t}"
+        );
     }
 
     #[test]

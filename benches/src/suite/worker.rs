@@ -78,7 +78,9 @@ pub fn measure_in_process(exe: &Path, req: &Request) -> Result<Measured, String>
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit());
     aslr::randomise_child(&mut cmd);
-    let mut child = cmd.spawn().map_err(|e| format!("cannot start a {which} ({}): {e}", exe.display()))?;
+    // Listed, so that an interrupt of the run ends it too.
+    let mut child = crate::output::children::spawn(&mut cmd)
+        .map_err(|e| format!("cannot start a {which} ({}): {e}", exe.display()))?;
     let request = serde_json::to_vec(req).map_err(|e| format!("{which}: cannot encode the request: {e}"))?;
     {
         let mut stdin = child.stdin.take().expect("piped");
@@ -87,7 +89,9 @@ pub fn measure_in_process(exe: &Path, req: &Request) -> Result<Measured, String>
     }
     let mut answer = Vec::new();
     let read = child.stdout.take().expect("piped").read_to_end(&mut answer);
-    let status = child.wait().map_err(|e| format!("{which}: {e}"))?;
+    let status = child.wait().map_err(|e| format!("{which}: {e}"));
+    crate::output::children::forget(child.id());
+    let status = status?;
     read.map_err(|e| format!("{which}: cannot read its answer: {e}"))?;
     match serde_json::from_slice::<Response>(&answer) {
         Ok(Response::Measured(m)) if status.success() => Ok(*m),

@@ -73,17 +73,18 @@ fn run_gungraun(src: &Path, b: &BuildInfo, set: &CallgrindSetup, extra: &[String
     args.extend(feature_args(&b.features));
     args.push("--".into());
     args.extend(extra.iter().cloned());
-    let out = workspace::cargo(src)
-        .args(&args)
-        .env("CARGO_TARGET_DIR", &b.target_dir)
-        .env("GUNGRAUN_HOME", &set.home)
-        .env("GUNGRAUN_COLOR", "never")
-        .env("BOARDBENCH_REQUIRE_CALLGRIND", "1")
-        .env(ENV_POSITIONS, &set.positions)
-        .env(ENV_CASES, &set.cases_file)
-        .envs(b.env.iter().map(|(k, v)| (k, v)))
-        .output()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    let out = crate::output::children::output(
+        workspace::cargo(src)
+            .args(&args)
+            .env("CARGO_TARGET_DIR", &b.target_dir)
+            .env("GUNGRAUN_HOME", &set.home)
+            .env("GUNGRAUN_COLOR", "never")
+            .env("BOARDBENCH_REQUIRE_CALLGRIND", "1")
+            .env(ENV_POSITIONS, &set.positions)
+            .env(ENV_CASES, &set.cases_file)
+            .envs(b.env.iter().map(|(k, v)| (k, v))),
+    )
+    .map_err(|e| format!("cannot run cargo: {e}"))?;
     let code = out.status.code().unwrap_or(-1);
     if code != 0 && code != 3 {
         let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
@@ -110,11 +111,10 @@ pub(crate) fn counts(
     benches: &[String],
 ) -> Result<CountOutcome, String> {
     let list = |bin: &Path| -> Result<Vec<CaseId>, String> {
-        let out = Command::new(bin)
-            .args(["gate-cases", "--positions"])
-            .arg(&setup.positions)
-            .output()
-            .map_err(|e| format!("cannot run {}: {e}", bin.display()))?;
+        let out = crate::output::children::output(
+            Command::new(bin).args(["gate-cases", "--positions"]).arg(&setup.positions),
+        )
+        .map_err(|e| format!("cannot run {}: {e}", bin.display()))?;
         if !out.status.success() {
             return Err(format!("{} gate-cases: {}", bin.display(), one_line(&String::from_utf8_lossy(&out.stderr))));
         }

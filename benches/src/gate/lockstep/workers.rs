@@ -147,8 +147,8 @@ impl Workers {
                     })
                 };
             }
-            let mut child =
-                cmd.spawn().map_err(|e| format!("cannot start the {} worker {}: {e}", s.role, s.program.display()))?;
+            let mut child = crate::output::children::spawn(&mut cmd)
+                .map_err(|e| format!("cannot start the {} worker {}: {e}", s.role, s.program.display()))?;
             let stdout = child.stdout.take().expect("piped");
             let stderr = child.stderr.take().expect("piped");
             let tail = Arc::new(Mutex::new(VecDeque::new()));
@@ -341,6 +341,7 @@ impl Drop for Workers {
                 let _ = p.child.kill();
             }
             let _ = p.child.wait();
+            crate::output::children::forget(p.child.id());
         }
     }
 }

@@ -40,10 +40,9 @@ pub fn build(what: &str, args: &[&str], program: &str) -> Result<PathBuf, String
     }
     let target = eval_time_target_dir();
     eprintln!("boardbench: evalcycles: building {what} into {} (minutes the first time)", target.display());
-    let out = unpinned(
+    let out = crate::output::children::output(unpinned(
         workspace::cargo(&root).args(["build", "--release", "-p", "engine"]).args(args).arg("--target-dir").arg(&target),
-    )
-    .output()
+    ))
     .map_err(|e| {
         let cargo = workspace::cargo_program();
         format!("{what}: cannot run {} to build it: {e}", Path::new(&cargo).display())
@@ -80,11 +79,17 @@ pub fn reps(quick: bool) -> u32 {
 
 /// Run the counters over one bucket's EPD `file` with implementation `arm`.
 pub fn run(engine: &Path, file: &Path, bucket: &str, arm: &str, reps: u32) -> Result<CounterRows, String> {
-    let out = Command::new(engine)
-        .arg("evalcycles")
-        .arg(file)
-        .args(["--full-evals", &reps.to_string(), "--mobility", arm, "--counters", "rotating", "--json"])
-        .output()
+    let out = crate::output::children::output(
+        Command::new(engine).arg("evalcycles").arg(file).args([
+            "--full-evals",
+            &reps.to_string(),
+            "--mobility",
+            arm,
+            "--counters",
+            "rotating",
+            "--json",
+        ]),
+    )
         .map_err(|e| format!("counters: cannot run {}: {e}", engine.display()))?;
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);

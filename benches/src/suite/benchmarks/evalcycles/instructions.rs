@@ -59,7 +59,7 @@ pub fn count(example: &Path, files: &[(String, PathBuf)], arms: &[&str], dir: &P
     for a in arms {
         cmd.args(["--mobility", a]);
     }
-    let run = cmd.args(["--reps", "1"]).output().map_err(|e| format!("instructions: cannot run valgrind: {e}"))?;
+    let run = crate::output::children::output(cmd.args(["--reps", "1"])).map_err(|e| format!("instructions: cannot run valgrind: {e}"))?;
     if !run.status.success() {
         let err = String::from_utf8_lossy(&run.stderr);
         let line = err.lines().rfind(|l| !l.trim().is_empty()).unwrap_or("no message");
