@@ -44,6 +44,29 @@ pub fn execute(args: &RunArgs, entries: &[&Entry], argv: Vec<String>) -> Result<
 
 /// [`execute`] with the measuring processes started from `exe`.
 pub fn execute_with(exe: &Path, args: &RunArgs, entries: &[&Entry], argv: Vec<String>) -> Result<Outcome, String> {
+    execute_by(Measurer::Processes(exe), args, entries, argv)
+}
+
+/// [`execute`] for benchmarks whose inputs live in this process (the cut
+/// list's candidates, loaded into thread-locals): each of the K
+/// measurements runs here, on the calling thread, in turn, each under its
+/// own stack depth and heap offset but in this process's address layout,
+/// so the interval covers less of the between-process variation than a
+/// run of registered benchmarks.
+pub fn execute_here(args: &RunArgs, entries: &[&Entry], argv: Vec<String>) -> Result<Outcome, String> {
+    execute_by(Measurer::ThisProcess, args, entries, argv)
+}
+
+/// Where a benchmark's K measurements run.
+#[derive(Clone, Copy)]
+enum Measurer<'a> {
+    /// Measuring processes of this program.
+    Processes(&'a Path),
+    /// This process, this thread.
+    ThisProcess,
+}
+
+fn execute_by(measurer: Measurer, args: &RunArgs, entries: &[&Entry], argv: Vec<String>) -> Result<Outcome, String> {
     let started = Instant::now();
     let date_secs = sysinfo::now_secs();
     let load_start = sysinfo::load_average();
@@ -97,7 +120,10 @@ pub fn execute_with(exe: &Path, args: &RunArgs, entries: &[&Entry], argv: Vec<St
                 extras: process == 0,
             };
             let at = started.elapsed().as_secs_f64();
-            let mut m = worker::measure_in_process(exe, &request)?;
+            let mut m = match measurer {
+                Measurer::Processes(exe) => worker::measure_in_process(exe, &request)?,
+                Measurer::ThisProcess => worker::measure_here(&request, e)?,
+            };
             m.info.started_s = at;
             done.push(m);
         }

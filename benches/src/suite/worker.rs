@@ -150,9 +150,17 @@ fn take_stdout() -> Option<std::fs::File> {
 
 /// Measure one benchmark under the request's placement.
 fn measure(req: &Request, extra: &[Entry]) -> Result<Measured, String> {
+    let entry = *resolve(std::slice::from_ref(&req.bench), extra)?.first().expect("one name, one entry");
+    measure_here(req, entry)
+}
+
+/// Measure `entry` in this process, on this thread, under the request's
+/// stack depth and heap offset (the address layout and the environment
+/// are this process's): for benchmarks whose inputs live in this process,
+/// such as the cut list's loaded candidates.
+pub fn measure_here(req: &Request, entry: &Entry) -> Result<Measured, String> {
     let started = Instant::now();
     let load = sysinfo::load_average();
-    let entry = *resolve(std::slice::from_ref(&req.bench), extra)?.first().expect("one name, one entry");
     let (result, placement) = placement::run_placed(&req.placement, || -> Result<_, String> {
         let set = req.args.positions()?;
         let mut pinning = pin::pin(req.args.core)?;

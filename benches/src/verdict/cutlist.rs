@@ -37,7 +37,7 @@ use crate::strength::reference::{compare, run_suites, ReferenceRun, RunSettings,
 use crate::strength::sprt::Sprt;
 use crate::strength::uci_engine::{EngineSpec, Timeouts};
 use crate::suite::density::{self, Sizes};
-use crate::suite::run::{execute, RunArgs};
+use crate::suite::run::{execute_here, RunArgs};
 use crate::workspace;
 use engine::eval::mobility::cuts::{Cut, Cuts};
 use engine::eval::weights::Weights;
@@ -417,7 +417,7 @@ fn measure_candidate(
             scope
                 .spawn(move || {
                     cut_cost::load(set, weights, order);
-                    execute(&s.bench, &[&cut_cost::ENTRY], sysinfo::command_line())
+                    execute_here(&s.bench, &[&cut_cost::ENTRY], sysinfo::command_line())
                 })
                 .join()
         });
