@@ -17,9 +17,15 @@ use crate::measure::runner::Role;
 use crate::measure::stats::{self, Ratio, Summary};
 use crate::suite::report::{ArmReport, BenchReport, BucketReport, ControlCheck, PrecisionOutcome, ProcessInfo, Rung};
 
-/// Tolerance of the between-process A/A: the baseline's floor in one half
-/// of the processes within ±2% of the other half's (back-to-back runs on a
+/// Tolerance printed beside the between-process A/A (back-to-back runs on a
 /// quiet host moved ratios by 1-2%: ARCHITECTURE.md, "Between processes").
+/// The control is judged by its interval holding 1, not by this: absolute
+/// floors move between processes by more than ratios do (5-10% for the
+/// mobility routines on a quiet host), and with half of eight processes a
+/// side the interval of an honest A/A is wider than ±2%, so a bound on its
+/// width failed every default run. It fails when one half of the
+/// processes sits apart from the other beyond what the spread between
+/// processes allows (slow drift, a placement that sticks).
 pub const ACROSS_TOLERANCE: f64 = 0.02;
 
 /// Suffix of the between-process A/A control's arm name.
@@ -75,7 +81,7 @@ pub fn combine(
                     expected: 1.0,
                     tolerance: ACROSS_TOLERANCE,
                     level: control_level,
-                    pass: ratio.within(1.0, ACROSS_TOLERANCE) && ratio.contains(1.0),
+                    pass: ratio.contains(1.0),
                     ratio,
                     across_processes: true,
                 });
@@ -271,12 +277,18 @@ mod tests {
         assert!(spread.between_sd > spread.within_sd);
         assert_eq!(new.rounds, 12);
         assert_eq!(new.round_medians.len(), 12);
-        // The baseline's floors vary by ±2% over processes: the between
-        // A/A is added and judged (interval at the controls' level).
+        // The between A/A is added (interval at the controls' level); the
+        // baseline's floors vary by ±2% at random over the processes, which
+        // its interval allows.
         let across: Vec<&ControlCheck> = b.controls.iter().filter(|c| c.across_processes).collect();
         assert_eq!(across.len(), 1);
         assert_eq!(across[0].arm, "old (A/A across processes)");
-        assert!(!across[0].pass, "{:?}", across[0]);
+        assert!(across[0].pass, "{:?}", across[0]);
+        // Odd processes 5% apart from even ones, each half steady: it fails.
+        let apart: Vec<BenchReport> = [1.0, 1.05, 1.001, 1.051, 0.999, 1.049].map(process).to_vec();
+        let split = combine(&apart, Vec::new(), None).unwrap();
+        let across = split.controls.iter().find(|c| c.across_processes).unwrap();
+        assert!(!across.pass, "{across:?}");
         // Identical processes pass it.
         let same = combine(&[1.0; 4].map(process), Vec::new(), None).unwrap();
         assert!(same.controls.iter().all(|c| c.pass), "{:?}", same.controls);
