@@ -50,7 +50,7 @@ pub struct MatchCli {
     /// Most games (whole pairs: an odd number is rounded up).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
     pub games: u64,
-    /// SPRT bounds elo0,elo1[,alpha,beta] (default 0,10,0.05,0.05 in normalized Elo).
+    /// SPRT bounds `elo0,elo1[,alpha,beta]` (default 0,10,0.05,0.05 in normalized Elo).
     #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]")]
     pub sprt: Option<String>,
     /// The Elo the SPRT bounds are in.
@@ -78,7 +78,7 @@ pub struct MatchCli {
     /// Draw a game after this many moves of each side from the opening.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_moves: Option<u32>,
-    /// Output folder (default results/matches/<UTC time>-<pid>).
+    /// Output folder (default `results/matches/<UTC time>-<pid>`).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// No progress lines.
@@ -217,7 +217,7 @@ pub struct CompareArgs {
     /// The saved reference (default results/reference/head.json).
     #[arg(long)]
     pub reference: Option<PathBuf>,
-    /// Where to write the comparison (default results/reference/compare-<UTC time>-<pid>.json).
+    /// Where to write the comparison (default `results/reference/compare-<UTC time>-<pid>.json`).
     #[arg(long)]
     pub out: Option<PathBuf>,
 }

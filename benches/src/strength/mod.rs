@@ -7,7 +7,7 @@
 //!   progress, the results); [`score`] (W/D/L, pentanomial pairs, the score
 //!   with its 95% interval and LOWER95, Elo) and [`sprt`] (fishtest's GSPRT).
 //! * `boardbench reference`: [`curate`] (the three curated suites, chosen by
-//!   a fixed rule) and [`reference`] (save a fixed-depth run as the head
+//!   a fixed rule) and [`reference`](mod@reference) (save a fixed-depth run as the head
 //!   reference, compare a candidate with it).
 //! * [`cli`]: both command lines.
 

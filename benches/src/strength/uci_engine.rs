@@ -3,7 +3,7 @@
 //! `ucinewgame`, and `position` + `go` answered by `bestmove`, every wait
 //! bounded by a deadline.
 //!
-//! The child is set up the way [`crate::process`] sets up a measured one: in
+//! The child is set up the way [`crate::engines::process`] sets up a measured one: in
 //! its own process group (a hang is ended by killing the group, helpers
 //! included; a Ctrl-C in the terminal does not reach it) and pinned to one
 //! core with `sched_setaffinity` before `exec`, so every thread it starts

@@ -42,7 +42,7 @@ pub struct RetireCli {
     /// (the comparison can then fail but not pass) [default: all; --quick: 10].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub suite_positions: Option<u32>,
-    /// Criterion 4: SPRT bounds elo0,elo1[,alpha,beta] in normalized Elo (default 0,10).
+    /// Criterion 4: SPRT bounds `elo0,elo1[,alpha,beta]` in normalized Elo (default 0,10).
     #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]")]
     pub sprt: Option<String>,
     /// Criterion 4: openings file (default positions/lichess_popular_20k.epd).
@@ -81,7 +81,7 @@ pub struct RetireCli {
     /// Criteria 3 and 5: the head reference (default results/reference/head.json).
     #[arg(long)]
     pub reference: Option<PathBuf>,
-    /// Where the JSON goes (default results/retire/<UTC time>-<pid>-<routine>.json).
+    /// Where the JSON goes (default `results/retire/<UTC time>-<pid>-<routine>.json`).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// No progress lines from the suites and the match.
@@ -191,7 +191,7 @@ pub struct CutlistCli {
     /// Match: most games per candidate (0: no match).
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     pub games: u64,
-    /// Match: SPRT bounds elo0,elo1[,alpha,beta] in normalized Elo (default -10,0: H1, the cut costs nothing).
+    /// Match: SPRT bounds `elo0,elo1[,alpha,beta]` in normalized Elo (default -10,0: H1, the cut costs nothing).
     #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]")]
     pub sprt: Option<String>,
     /// Match: openings file (default positions/lichess_popular_20k.epd).
@@ -221,7 +221,7 @@ pub struct CutlistCli {
     /// Positions per density bucket (timing and evals changed).
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..))]
     pub per_bucket: u32,
-    /// Output folder (default results/cutlist/<UTC time>-<pid>).
+    /// Output folder (default `results/cutlist/<UTC time>-<pid>`).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// No progress lines from the suites and the matches.

@@ -67,7 +67,7 @@ pub struct Played {
 }
 
 impl Played {
-    /// One line: games, W/D/L, score [interval], LOWER95, SPRT.
+    /// One line: games, W/D/L, score `[interval]`, LOWER95, SPRT.
     pub fn summary(&self) -> String {
         let score = match (self.score, self.interval) {
             (Some(s), Some([lo, hi])) => format!("score {s:.3} [{lo:.3}, {hi:.3}], LOWER95 {lo:.3}"),

@@ -15,7 +15,7 @@
 //!   then need retuning to stay a proxy for the new danger.
 //!
 //! **King danger** here is the evaluation's danger counter: the king-safety
-//! index into the penalty table ([`crate::eval::king::danger`]: ring
+//! index into the penalty table (`eval::king::danger`: ring
 //! attacks and x-rays, shelter, half the defect pointing count, attacker
 //! pattern, flight squares) before it is clamped and scaled by the enemy
 //! army; 0 where the enemy army is too small for the counter (the penalty
