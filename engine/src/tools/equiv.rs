@@ -114,24 +114,53 @@ impl EquivReport {
 
 /// Run every pair over `positions`.
 pub fn run_equiv(positions: &[Position]) -> EquivReport {
+    let pairs = vec![
+        attackers_pair(positions),
+        is_attacked_pair(positions),
+        defects_pair(positions),
+        sliders_pair(positions),
+        see_pair(positions),
+        recapture_pair(positions),
+    ];
+    EquivReport { positions: positions.len(), pairs }
+}
+
+/// Attacker lists: mailbox against bitboards (magic, and PEXT where built).
+pub fn attackers_pair(positions: &[Position]) -> PairReport {
     let mut attackers = PairReport::new("attackers");
     compare_attackers::<MailboxAttackers, BitboardAttackers<Magic>>(positions, &mut attackers);
     #[cfg(target_feature = "bmi2")]
     compare_attackers::<MailboxAttackers, BitboardAttackers<Pext>>(positions, &mut attackers);
+    attackers
+}
 
+/// Is-square-attacked: mailbox against bitboards (magic, and PEXT where built).
+pub fn is_attacked_pair(positions: &[Position]) -> PairReport {
     let mut attacked = PairReport::new("is_attacked");
     compare_is_attacked::<Magic>(positions, &mut attacked);
     #[cfg(target_feature = "bmi2")]
     compare_is_attacked::<Pext>(positions, &mut attacked);
+    attacked
+}
 
+/// The king-safety defect count: mailbox against bitboards.
+pub fn defects_pair(positions: &[Position]) -> PairReport {
     let mut defects = PairReport::new("defects");
     compare_defects::<MailboxDefects, BitboardDefects>(positions, &mut defects);
+    defects
+}
 
+/// Slider attacks: ray walk against magic (and PEXT where built).
+fn sliders_pair(positions: &[Position]) -> PairReport {
     let mut sliders = PairReport::new("sliders");
     compare_sliders::<Magic>(positions, &mut sliders);
     #[cfg(target_feature = "bmi2")]
     compare_sliders::<Pext>(positions, &mut sliders);
+    sliders
+}
 
+/// SEE: over each attacker builder, and mailbox SEE against bitboard SEE.
+pub fn see_pair(positions: &[Position]) -> PairReport {
     let mut see_pair = PairReport::new("see");
     compare_see::<MailboxAttackers, BitboardAttackers<FastSliders>>(positions, &mut see_pair);
     compare_see_fns(
@@ -140,7 +169,11 @@ pub fn run_equiv(positions: &[Position]) -> EquivReport {
         (MailboxAttackers::NAME, see::<MailboxAttackers>),
         ("bitboard SEE", see_bitboard::<FastSliders>),
     );
+    see_pair
+}
 
+/// The cheap recapture bound: mailbox against bitboards.
+pub fn recapture_pair(positions: &[Position]) -> PairReport {
     let mut recapture = PairReport::new("recapture");
     compare_recapture_fns(
         positions,
@@ -148,8 +181,7 @@ pub fn run_equiv(positions: &[Position]) -> EquivReport {
         ("mailbox", loses_to_recapture_mailbox),
         ("bitboard", loses_to_recapture_bitboard::<FastSliders>),
     );
-
-    EquivReport { positions: positions.len(), pairs: vec![attackers, attacked, defects, sliders, see_pair, recapture] }
+    recapture
 }
 
 /// Positions generated and compared per chunk of [`run_equiv_random`], so

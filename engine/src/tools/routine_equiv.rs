@@ -15,11 +15,9 @@
 //! the chain set), not a toggle in a mailbox context.
 
 use super::equiv::{
-    compare_attackers, compare_defects, compare_is_attacked, compare_recapture_fns, compare_see, compare_see_fns,
-    Difference, EquivReport, PairReport,
+    attackers_pair, defects_pair, is_attacked_pair, recapture_pair, see_pair, Difference, EquivReport, PairReport,
 };
-use crate::attackers::{AttackerBuilder, BitboardAttackers, MailboxAttackers};
-use crate::defects::{BitboardDefects, MailboxDefects};
+use crate::defects::BitboardDefects;
 use crate::eval::mobility::{
     ChainSet, ChainWithMailboxBishop, ChainWithMailboxKnight, ChainWithMailboxQueen, ChainWithMailboxRook, MobilitySet,
 };
@@ -29,10 +27,9 @@ use crate::movegen::{BitboardGen, MailboxGen, MoveGen};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::search::ProfileKind;
-use crate::see::{loses_to_recapture_bitboard, loses_to_recapture_mailbox, see, see_bitboard};
 #[cfg(target_feature = "bmi2")]
 use crate::sliders::Pext;
-use crate::sliders::{FastSliders, Magic, Sliders};
+use crate::sliders::{Magic, Sliders};
 use std::fmt;
 
 /// A routine that exists in an old and a new form, as a retirement names it.
@@ -205,36 +202,9 @@ pub fn compare_traces<A: MobilitySet + Default, B: MobilitySet + Default>(
 pub fn run_routine(routine: Routine, positions: &[Position]) -> EquivReport {
     let pairs = match routine {
         Routine::Attacks => {
-            let mut attackers = PairReport::new("attackers");
-            compare_attackers::<MailboxAttackers, BitboardAttackers<Magic>>(positions, &mut attackers);
-            #[cfg(target_feature = "bmi2")]
-            compare_attackers::<MailboxAttackers, BitboardAttackers<Pext>>(positions, &mut attackers);
-            let mut attacked = PairReport::new("is_attacked");
-            compare_is_attacked::<Magic>(positions, &mut attacked);
-            #[cfg(target_feature = "bmi2")]
-            compare_is_attacked::<Pext>(positions, &mut attacked);
-            let mut see_pair = PairReport::new("see");
-            compare_see::<MailboxAttackers, BitboardAttackers<FastSliders>>(positions, &mut see_pair);
-            compare_see_fns(
-                positions,
-                &mut see_pair,
-                (MailboxAttackers::NAME, see::<MailboxAttackers>),
-                ("bitboard SEE", see_bitboard::<FastSliders>),
-            );
-            let mut recapture = PairReport::new("recapture");
-            compare_recapture_fns(
-                positions,
-                &mut recapture,
-                ("mailbox", loses_to_recapture_mailbox),
-                ("bitboard", loses_to_recapture_bitboard::<FastSliders>),
-            );
-            vec![attackers, attacked, see_pair, recapture]
+            vec![attackers_pair(positions), is_attacked_pair(positions), see_pair(positions), recapture_pair(positions)]
         }
-        Routine::Defects => {
-            let mut defects = PairReport::new("defects");
-            compare_defects::<MailboxDefects, BitboardDefects>(positions, &mut defects);
-            vec![defects]
-        }
+        Routine::Defects => vec![defects_pair(positions)],
         Routine::MobilityKnight => traces::<ChainWithMailboxKnight>(positions, "knight"),
         Routine::MobilityBishop => traces::<ChainWithMailboxBishop>(positions, "bishop"),
         Routine::MobilityRook => traces::<ChainWithMailboxRook>(positions, "rook"),
