@@ -9,7 +9,7 @@
 #   scripts/gate.sh --base main                      # working tree vs main
 #   scripts/gate.sh --base main --candidate HEAD     # two commits
 #   scripts/gate.sh --features inject-hook \
-#       --candidate-env BOARDBENCH_INJECT_ATTACKER_DELAY=2   # proof: must fail (timing)
+#       --candidate-env BOARDBENCH_INJECT_ATTACKER_DELAY=3   # proof: must fail (timing)
 #   scripts/gate.sh --no-timing --candidate-features inject-instructions-attackers  # must fail
 #   scripts/gate.sh --no-callgrind                   # timing only (no valgrind needed)
 # Exit status: 0 pass, 3 regression, 4 too noisy to judge, 1 error, 2 usage.

@@ -91,6 +91,7 @@ pub fn attacker_delay() {
 }
 
 /// Three extra instructions (`nop`s) that cost almost no time.
+#[cfg(feature = "inject-instructions-attackers")]
 #[inline(always)]
 pub fn extra_instructions() {
     // SAFETY: `nop` has no effects.

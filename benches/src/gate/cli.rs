@@ -49,7 +49,7 @@ pub struct GateCli {
     pub features: Vec<String>,
     /// An environment variable for the candidate's measuring processes
     /// (its timing worker and gungraun), e.g.
-    /// BOARDBENCH_INJECT_ATTACKER_DELAY=2 with --features inject-hook.
+    /// BOARDBENCH_INJECT_ATTACKER_DELAY=3 with --features inject-hook.
     #[arg(long, value_name = "NAME=VALUE", value_parser = parse_env_assignment)]
     pub candidate_env: Vec<(String, String)>,
     /// Positions per bucket in the timing runs.

@@ -96,6 +96,46 @@ fn may_run_programs(_dir: &Path) -> bool {
     false
 }
 
+/// Most pages of [`fresh_copies`]' spacer (8 MiB).
+const MAX_SPACER_PAGES: u64 = 2048;
+
+/// A generation's copies of the binaries, in slot order (base, candidate,
+/// A/A control), each on physical pages of its own draw. Freed page-cache
+/// pages are handed out again last-freed-first, so copies made in a fixed
+/// order would land on the previous generation's pages in a fixed pattern
+/// (one role keeping its own pages run after run, the others swapping):
+/// one run's candidate then reads its baked-in tables through the same
+/// cache sets in every generation, a bias fresh copies cannot average out.
+/// A spacer file of random length written first, and the copies made in a
+/// random order, draw the pages anew each generation.
+fn fresh_copies(
+    base: &Path,
+    candidate: &Path,
+    dir: &Path,
+    g: usize,
+    rng: &mut Rng,
+) -> Result<[Copied; WORKERS], String> {
+    let spacer = Copied(dir.join(format!("boardbench-gate-{}-spacer", std::process::id())));
+    let pages = rng.below(MAX_SPACER_PAGES + 1) as usize;
+    std::fs::write(&spacer.0, vec![0x5Au8; pages * 4096])
+        .map_err(|e| format!("cannot write {}: {e}", spacer.0.display()))?;
+    let mut order = [BASE, CANDIDATE, CONTROL];
+    for j in (1..order.len()).rev() {
+        order.swap(j, rng.index(j + 1));
+    }
+    let mut made: [Option<Copied>; WORKERS] = [None, None, None];
+    for k in order {
+        let (bin, tag) = match k {
+            CANDIDATE => (candidate, "c"),
+            CONTROL => (base, "a"),
+            _ => (base, "b"),
+        };
+        made[k] = Some(Copied::of(bin, dir, &format!("{tag}{g}"))?);
+    }
+    drop(spacer);
+    Ok(made.map(|c| c.expect("every slot copied")))
+}
+
 impl Drop for Copied {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.0);
@@ -122,7 +162,8 @@ fn visit_limit(expected_s: f64) -> Duration {
 }
 
 /// Bytes a generation's workers' stacks and heaps move, at most (random
-/// multiples of 16, the same for the three workers of a generation).
+/// multiples of 16: one draw for base and candidate, another for the A/A
+/// control).
 const MAX_STACK_SHIFT: u64 = 4096;
 const MAX_HEAP_OFFSET: u64 = 65536;
 
@@ -173,27 +214,33 @@ pub(crate) fn timing(p: &TimingPlan) -> Result<TimingOutcome, String> {
         if benches.is_empty() {
             break;
         }
-        let shift = (
-            16 * (1 + rng.below(MAX_STACK_SHIFT / 16 - 1)) as usize,
-            16 * (1 + rng.below(MAX_HEAP_OFFSET / 16 - 1)) as usize,
-        );
+        // Base and candidate share a placement, so what differs between
+        // them is the commit; the A/A control draws its own, so that a case
+        // whose time moves with placement alone shows it in its control.
+        let mut draw_shift = || {
+            (
+                16 * (1 + rng.below(MAX_STACK_SHIFT / 16 - 1)) as usize,
+                16 * (1 + rng.below(MAX_HEAP_OFFSET / 16 - 1)) as usize,
+            )
+        };
+        let shift = draw_shift();
+        let control_shift = draw_shift();
         let g = generations;
         // Names of one length: a worker's path is in its arguments, and
         // every byte of those moves what the worker allocates after them.
-        let copies = [
-            Copied::of(p.base, &copies_dir, &format!("b{g}"))?,
-            Copied::of(p.candidate, &copies_dir, &format!("c{g}"))?,
-            Copied::of(p.base, &copies_dir, &format!("a{g}"))?,
-        ];
-        let spec = |role: &str, k: usize, env: &[(String, String)]| Spec {
+        let copies = fresh_copies(p.base, p.candidate, &copies_dir, g, &mut rng)?;
+        let spec = |role: &str, k: usize, env: &[(String, String)], at: (usize, usize)| Spec {
             role: role.into(),
             program: copies[k].0.clone(),
             env: env.to_vec(),
-            stack_shift: shift.0,
-            heap_offset: shift.1,
+            stack_shift: at.0,
+            heap_offset: at.1,
         };
-        let specs =
-            [spec("base", BASE, &[]), spec("candidate", CANDIDATE, p.candidate_env), spec("A/A control", CONTROL, &[])];
+        let specs = [
+            spec("base", BASE, &[], shift),
+            spec("candidate", CANDIDATE, p.candidate_env, shift),
+            spec("A/A control", CONTROL, &[], control_shift),
+        ];
         let mut common: Vec<String> = vec![
             "--positions".into(),
             p.positions.display().to_string(),
@@ -419,5 +466,33 @@ fn finish_case(o: Open, rule: &Rule) -> TimingCase {
         cause: None,
         warning: false,
         case: o.plan.id,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fresh_copies_are_whole_in_slot_order_and_leave_no_spacer() {
+        let dir = std::env::temp_dir().join(format!("boardbench-fresh-copies-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (base, candidate) = (dir.join("base.bin"), dir.join("candidate.bin"));
+        std::fs::write(&base, b"base build").unwrap();
+        std::fs::write(&candidate, b"candidate build").unwrap();
+        let mut rng = Rng::new(3);
+        for g in 0..4 {
+            let copies = fresh_copies(&base, &candidate, &dir, g, &mut rng).unwrap();
+            let read = |k: usize| std::fs::read(&copies[k].0).unwrap();
+            assert_eq!(read(BASE), b"base build");
+            assert_eq!(read(CANDIDATE), b"candidate build");
+            assert_eq!(read(CONTROL), b"base build");
+            assert_ne!(copies[BASE].0, copies[CONTROL].0);
+            let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+            assert!(left.iter().all(|n| !n.to_string_lossy().ends_with("-spacer")), "{left:?}");
+            assert_eq!(left.len(), 5, "{left:?}");
+        }
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2, "dropped copies are removed");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
