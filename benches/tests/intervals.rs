@@ -243,3 +243,78 @@ fn calibrate_measures_runs_and_counts_their_coverage() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(again, table);
 }
+
+/// The run-to-run component: a run folds the machine's file into its
+/// old/new intervals (and says so), `--no-run-level` leaves it out, a bad
+/// file is named in one line, and `calibrate --save` writes a file runs
+/// accept.
+#[test]
+fn a_run_level_file_widens_the_old_new_intervals() {
+    use boardbench::suite::run_level::{this_machine, RunLevel, SCHEMA};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let file = d.join("run-level.json");
+    let profile = RunLevel {
+        schema: SCHEMA.into(),
+        machine: this_machine(),
+        date: "2026-12-03T12:00:00Z".into(),
+        git_commit: None,
+        runs: 10,
+        cases: [("kingdefectsbench opening bitboard".to_string(), 0.05)].into_iter().collect(),
+    };
+    profile.save(&file).unwrap();
+    let quick = |extra: &[&str]| {
+        let mut args = vec!["kingdefectsbench", "--quick", "--no-plots", "--processes", "3", "--out"];
+        args.push(d.to_str().unwrap());
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let (code, _, err) = quick(&["--run-level", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let report = read_report(&d.join("latest.json")).unwrap();
+    let note = report.settings.run_level.clone().unwrap();
+    assert!(note.contains("folded into the old/new intervals") && note.contains("10 back-to-back runs"), "{note}");
+    for bucket in &report.benchmarks[0].buckets {
+        let a = bucket.arms.iter().find(|a| a.arm == "bitboard").unwrap();
+        let s = a.ratio_spread.as_ref().unwrap();
+        let half = (s.interval[1].ln() - s.interval[0].ln()) / 2.0;
+        if bucket.bucket == "opening" {
+            assert_eq!(s.run_sd, 0.05);
+            // t(2 df) 4.30 times a standard error of at least 0.05.
+            assert!(half >= 4.3 * 0.05, "{s:?}");
+        } else {
+            assert_eq!(s.run_sd, 0.0, "{}: no component in the file", bucket.bucket);
+        }
+        assert_eq!(a.ratio.unwrap().interval, s.interval);
+    }
+    let (code, _, err) = quick(&["--no-run-level"]);
+    assert_eq!(code, 0, "{err}");
+    let plain = read_report(&d.join("latest.json")).unwrap();
+    assert!(plain.settings.run_level.unwrap().contains("--no-run-level"));
+    assert!(plain.benchmarks[0]
+        .buckets
+        .iter()
+        .flat_map(|b| &b.arms)
+        .all(|a| a.ratio_spread.as_ref().is_none_or(|s| s.run_sd == 0.0)));
+    // A bad file stops the run before it measures, in one line.
+    std::fs::write(&file, "{\"schema\": 1}").unwrap();
+    let (code, _, err) = quick(&["--run-level", file.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("run-level.json: not a run-level file"), "{err}");
+    // calibrate --save from five reports writes a file a run accepts.
+    let one =
+        write(d, "one.json", &serde_json::from_slice::<Value>(&std::fs::read(d.join("latest.json")).unwrap()).unwrap());
+    let saved = d.join("saved.json");
+    let mut args = vec!["calibrate", "--save", "--run-level", saved.to_str().unwrap(), "--from"];
+    args.extend([one.as_str(); 5]);
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("run-to-run component per old/new case") && out.contains("saved to"), "{out}");
+    let back = RunLevel::read(&saved).unwrap();
+    assert_eq!(back.runs, 5);
+    assert_eq!(back.cases.len(), 3);
+    assert!(back.cases.values().all(|&sd| sd == 0.0), "identical runs: {back:?}");
+    let (code, _, err) = run(&["calibrate", "--save", "--from", &one, &one]);
+    assert_eq!(code, 1);
+    assert!(err.contains("at least 5 runs"), "{err}");
+}

@@ -65,6 +65,12 @@ pub struct Combined {
     /// that (placement, the host's state over the run); 0 when the spread
     /// is no larger than the within part.
     pub between_sd: f64,
+    /// Spread of a whole run's estimate from run to run beyond what its
+    /// processes show (the host's state over minutes), as measured on this
+    /// machine by `boardbench calibrate` and folded into `interval`; 0 when
+    /// no such calibration applied ([`Combined::with_run_level`]).
+    #[serde(default)]
+    pub run_sd: f64,
 }
 
 impl Combined {
@@ -72,9 +78,23 @@ impl Combined {
         self.per_process.len()
     }
 
-    /// Standard error of `mean_log`.
+    /// Standard error of `mean_log`: the spread over processes, and the
+    /// run-to-run component where one applied.
     pub fn se_log(&self) -> f64 {
-        self.sd_log / (self.processes() as f64).sqrt()
+        ((self.sd_log * self.sd_log) / self.processes() as f64 + self.run_sd * self.run_sd).sqrt()
+    }
+
+    /// The same estimate with the run-to-run component `run_sd` (log scale)
+    /// added to its standard error in quadrature, and the interval widened
+    /// to match (still Student-t on K−1 degrees of freedom, the
+    /// conservative choice for a sum whose larger part may be the fixed
+    /// component). `run_sd` 0 leaves the interval as it is.
+    pub fn with_run_level(mut self, run_sd: f64) -> Combined {
+        let k = self.processes() as f64;
+        self.run_sd = if run_sd.is_finite() && run_sd > 0.0 { run_sd } else { 0.0 };
+        let half = t_quantile(0.5 + self.level / 2.0, k - 1.0) * self.se_log();
+        self.interval = [(self.mean_log - half).exp(), (self.mean_log + half).exp()];
+        self
     }
 
     /// Half the interval's width relative to the estimate.
@@ -106,6 +126,7 @@ pub fn combine(processes: &[ProcessEstimate], level: f64) -> Combined {
         sd_log,
         within_sd: within_var.sqrt(),
         between_sd: between_var.sqrt(),
+        run_sd: 0.0,
     }
 }
 

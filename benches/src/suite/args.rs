@@ -119,6 +119,18 @@ pub struct RunArgs {
         value_parser = clap::value_parser!(u32).range(2..=MAX_PROCESSES)
     )]
     pub processes: Option<u32>,
+    /// The run-to-run component this machine adds to every old/new
+    /// interval, as `boardbench calibrate --save` measured it [default:
+    /// results/run-level.json, where it was measured on a machine like this
+    /// one].
+    #[arg(long, value_name = "FILE", conflicts_with = "no_run_level")]
+    #[serde(default)]
+    pub run_level: Option<PathBuf>,
+    /// Leave the run-to-run component out: intervals from this run's
+    /// processes alone (they then describe this run, not the next one).
+    #[arg(long)]
+    #[serde(default)]
+    pub no_run_level: bool,
 }
 
 /// Most measuring processes per benchmark.
@@ -170,6 +182,8 @@ impl RunArgs {
             exclusive: false,
             strict: false,
             processes: None,
+            run_level: None,
+            no_run_level: false,
         }
     }
 

@@ -13,7 +13,7 @@ use crate::measure::runner::Role;
 use crate::output::print_out;
 use crate::suite::args::RunArgs;
 use crate::suite::report::{read_report, RunReport};
-use crate::suite::run;
+use crate::suite::{run, run_level};
 use clap::Args;
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -33,6 +33,12 @@ pub struct CalibrateCli {
     /// Judge these earlier run reports instead of measuring (at least two).
     #[arg(long, value_name = "JSON", num_args = 2.., conflicts_with = "names")]
     pub from: Vec<PathBuf>,
+    /// Save each old/new case's run-to-run component (the spread of the
+    /// runs' estimates beyond what their processes predict; at least 5
+    /// runs) to --run-level FILE [default: results/run-level.json]: later
+    /// runs on this machine fold it into their intervals.
+    #[arg(long)]
+    pub save: bool,
     #[command(flatten)]
     pub args: RunArgs,
 }
@@ -204,6 +210,27 @@ pub fn calibrate_main(cli: &CalibrateCli, argv: Vec<String>) -> Result<i32, Stri
     };
     let cases = coverage(&reports)?;
     print_out(&table(&cases, reports.len()))?;
+    if reports.len() >= run_level::MIN_RUNS {
+        let profile = run_level::estimate(&reports)?;
+        let mut s = String::from(
+            "run-to-run component per old/new case (sd of the log ratio beyond what the runs' processes predict):\n",
+        );
+        for (case, sd) in &profile.cases {
+            let _ = writeln!(s, "  {case:<44} {:>6.2}%", sd * 100.0);
+        }
+        if cli.save {
+            let path = cli.args.run_level.clone().unwrap_or_else(run_level::default_path);
+            profile.save(&path)?;
+            let _ = writeln!(s, "saved to {}: later runs on this machine fold it into their intervals", path.display());
+        }
+        print_out(&s)?;
+    } else if cli.save {
+        return Err(format!(
+            "--save: the run-to-run component needs at least {} runs ({} here)",
+            run_level::MIN_RUNS,
+            reports.len()
+        ));
+    }
     Ok(0)
 }
 

@@ -203,6 +203,15 @@ fn notes(run: &RunReport, baseline: &RunReport) -> Vec<String> {
     if run.settings.quick != baseline.settings.quick {
         notes.push("one run is a --quick run".into());
     }
+    let folded =
+        |r: &RunReport| r.settings.run_level.as_deref().is_some_and(|n| n.contains(crate::suite::run_level::FOLDED));
+    if folded(run) != folded(baseline) {
+        notes.push(format!(
+            "only the {} holds the machine's run-to-run component: the difference's interval is narrower than it \
+             should be",
+            if folded(run) { "run" } else { "baseline" }
+        ));
+    }
     if run.metadata.cpu_model != baseline.metadata.cpu_model {
         notes.push(format!(
             "different CPUs: {} and {}",

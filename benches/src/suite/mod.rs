@@ -30,6 +30,7 @@ pub mod plot;
 pub mod publish;
 pub mod report;
 pub mod run;
+pub mod run_level;
 pub mod spec;
 pub mod table;
 pub mod worker;

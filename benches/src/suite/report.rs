@@ -71,6 +71,10 @@ pub struct Settings {
     pub min_sample_us: f64,
     pub bucket_samples_per_round: usize,
     pub ladder_samples_per_round: usize,
+    /// Whether the old/new intervals hold the machine's run-to-run
+    /// component (`suite::run_level`), and from where.
+    #[serde(default)]
+    pub run_level: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -538,6 +542,7 @@ pub(crate) mod tests {
                 min_sample_us: 10.0,
                 bucket_samples_per_round: 5,
                 ladder_samples_per_round: 2,
+                run_level: None,
             },
             positions: PositionsInfo {
                 sources: vec!["a.epd".into()],

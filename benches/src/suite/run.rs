@@ -17,7 +17,7 @@ use crate::suite::density::Sizes;
 use crate::suite::report::{BenchReport, Metadata, PositionsInfo, RunReport, Settings, SCHEMA};
 use crate::suite::spec::Entry;
 use crate::suite::worker::{self, Measured, Request};
-use crate::suite::{publish, table};
+use crate::suite::{publish, run_level, table};
 use crate::workspace;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -83,6 +83,8 @@ fn execute_by(measurer: Measurer, args: &RunArgs, entries: &[&Entry], argv: Vec<
     if let Some(short) = positions.shortfall() {
         eprintln!("boardbench: warning: {short}");
     }
+    // Before measuring: a bad run-level file stops the run at once.
+    let (run_level_profile, run_level_note) = run_level::resolve(args.run_level.as_deref(), args.no_run_level)?;
     let core = pin::choose_core(args.core)?;
     let exclusive = args.exclusive.then(|| pin::Exclusive::hold_all_but(core));
     match &exclusive {
@@ -163,10 +165,22 @@ fn execute_by(measurer: Measurer, args: &RunArgs, entries: &[&Entry], argv: Vec<
             min_sample_us: args.min_sample_us,
             bucket_samples_per_round: args.process_options(k).bucket_samples,
             ladder_samples_per_round: args.process_options(k).ladder_samples,
+            run_level: None,
         },
         positions,
         benchmarks: benches,
     };
+    let run_level_note = match &run_level_profile {
+        Some(profile) => {
+            let total = report.benchmarks.iter().map(run_level::old_new_cases).sum::<usize>();
+            let applied = profile.apply(&mut report);
+            let others = if applied < total { " (the file has no component for the others)" } else { "" };
+            format!("{run_level_note} for {applied} of {total} cases{others}")
+        }
+        None => run_level_note,
+    };
+    eprintln!("boardbench: {run_level_note}");
+    report.settings.run_level = Some(run_level_note);
     let published = publish::publish(&out, &run_id, &mut report, !args.no_plots)?;
     let controls_failed = report.controls().filter(|(_, c)| !c.pass).count();
     Ok(Outcome { report, json: published.json, plots: published.plots, controls_failed })
