@@ -12,7 +12,7 @@
 use crate::measure::runner::Role;
 use crate::output::print_out;
 use crate::suite::args::RunArgs;
-use crate::suite::report::{read_report, RunReport};
+use crate::suite::report::{case_name, read_report, RunReport};
 use crate::suite::{run, run_level};
 use clap::Args;
 use std::fmt::Write;
@@ -88,7 +88,7 @@ pub fn coverage(reports: &[RunReport]) -> Result<Vec<CaseCoverage>, String> {
     for b in &reports[0].benchmarks {
         for bucket in &b.buckets {
             for a in bucket.arms.iter().filter(|a| a.ratio.is_some()) {
-                let case = format!("{} {} {}", b.name, bucket.bucket, a.arm);
+                let case = case_name(&b.name, &bucket.bucket, &a.arm);
                 let mut ratios = Vec::new();
                 let (mut within, mut between) = (Vec::new(), Vec::new());
                 for (i, r) in reports.iter().enumerate() {
@@ -210,27 +210,24 @@ pub fn calibrate_main(cli: &CalibrateCli, argv: Vec<String>) -> Result<i32, Stri
     };
     let cases = coverage(&reports)?;
     print_out(&table(&cases, reports.len()))?;
-    if reports.len() >= run_level::MIN_RUNS {
-        let profile = run_level::estimate(&reports)?;
-        let mut s = String::from(
-            "run-to-run component per old/new case (sd of the log ratio beyond what the runs' processes predict):\n",
-        );
-        for (case, sd) in &profile.cases {
-            let _ = writeln!(s, "  {case:<44} {:>6.2}%", sd * 100.0);
-        }
-        if cli.save {
-            let path = cli.args.run_level.clone().unwrap_or_else(run_level::default_path);
-            profile.save(&path)?;
-            let _ = writeln!(s, "saved to {}: later runs on this machine fold it into their intervals", path.display());
-        }
-        print_out(&s)?;
-    } else if cli.save {
-        return Err(format!(
-            "--save: the run-to-run component needs at least {} runs ({} here)",
-            run_level::MIN_RUNS,
-            reports.len()
-        ));
+    let profile = match run_level::estimate(&reports) {
+        Ok(profile) => profile,
+        Err(e) if cli.save => return Err(format!("--save: {e}")),
+        // Too few runs for the component: the table is all there is.
+        Err(_) => return Ok(0),
+    };
+    let mut s = String::from(
+        "run-to-run component per old/new case (sd of the log ratio beyond what the runs' processes predict):\n",
+    );
+    for (case, sd) in &profile.cases {
+        let _ = writeln!(s, "  {case:<44} {:>6.2}%", sd * 100.0);
     }
+    if cli.save {
+        let path = cli.args.run_level.clone().unwrap_or_else(run_level::default_path);
+        profile.save(&path)?;
+        let _ = writeln!(s, "saved to {}: later runs on this machine fold it into their intervals", path.display());
+    }
+    print_out(&s)?;
     Ok(0)
 }
 

@@ -12,7 +12,6 @@
 //! files), 2 on bad arguments.
 
 use crate::measure::random_effects::{welch_log_ratio, Combined};
-use crate::measure::runner::Role;
 use crate::output::print_out;
 use crate::suite::report::{read_report, RunReport};
 use clap::Args;
@@ -101,19 +100,15 @@ impl Comparison {
 /// A run's ratio cases, by name, with their spread over processes.
 fn cases(r: &RunReport, which: &str) -> Result<BTreeMap<String, Combined>, String> {
     let mut out = BTreeMap::new();
-    for b in &r.benchmarks {
-        for bucket in &b.buckets {
-            for a in bucket.arms.iter().filter(|a| a.role == Role::Candidate) {
-                let case = format!("{} {} {}", b.name, bucket.bucket, a.arm);
-                let spread = a.ratio_spread.clone().ok_or_else(|| {
-                    format!("{which}: case {case} has no per-process figures to build an interval from")
-                })?;
-                if spread.processes() < 2 || !spread.sd_log.is_finite() {
-                    return Err(format!("{which}: case {case} has fewer than 2 measuring processes"));
-                }
-                out.insert(case, spread);
-            }
+    for (case, a) in r.old_new_arms() {
+        let spread = a
+            .ratio_spread
+            .clone()
+            .ok_or_else(|| format!("{which}: case {case} has no per-process figures to build an interval from"))?;
+        if spread.processes() < 2 || !spread.sd_log.is_finite() {
+            return Err(format!("{which}: case {case} has fewer than 2 measuring processes"));
         }
+        out.insert(case, spread);
     }
     Ok(out)
 }
@@ -135,20 +130,7 @@ fn compare_named(
     let only_run: Vec<String> = a.keys().filter(|k| !b.contains_key(*k)).cloned().collect();
     let only_baseline: Vec<String> = b.keys().filter(|k| !a.contains_key(*k)).cloned().collect();
     // In the runs' own order, not alphabetical.
-    let order: Vec<String> = run
-        .benchmarks
-        .iter()
-        .flat_map(|bench| {
-            bench.buckets.iter().flat_map(move |bucket| {
-                bucket
-                    .arms
-                    .iter()
-                    .filter(|x| x.role == Role::Candidate)
-                    .map(move |x| format!("{} {} {}", bench.name, bucket.bucket, x.arm))
-            })
-        })
-        .filter(|k| b.contains_key(k))
-        .collect();
+    let order: Vec<String> = run.old_new_arms().map(|(case, _)| case).filter(|k| b.contains_key(k)).collect();
     if order.is_empty() {
         return Err(format!(
             "{run_name} and {base_name} have no case in common ({run_name}: {}; {base_name}: {})",

@@ -434,10 +434,29 @@ pub struct ControlCheck {
     pub across_processes: bool,
 }
 
+/// A case's name across runs: "benchmark bucket arm".
+pub fn case_name(bench: &str, bucket: &str, arm: &str) -> String {
+    format!("{bench} {bucket} {arm}")
+}
+
 impl RunReport {
     /// All control checks of the run.
     pub fn controls(&self) -> impl Iterator<Item = (&str, &ControlCheck)> {
         self.benchmarks.iter().flat_map(|b| b.controls.iter().map(move |c| (b.name.as_str(), c)))
+    }
+
+    /// Every old/new case (each candidate arm), by [`case_name`], in the
+    /// run's order.
+    pub fn old_new_arms(&self) -> impl Iterator<Item = (String, &ArmReport)> {
+        self.benchmarks.iter().flat_map(|b| {
+            b.buckets.iter().flat_map(move |bucket| {
+                bucket
+                    .arms
+                    .iter()
+                    .filter(|a| a.role == Role::Candidate)
+                    .map(move |a| (case_name(&b.name, &bucket.bucket, &a.arm), a))
+            })
+        })
     }
 }
 

@@ -172,7 +172,7 @@ fn execute_by(measurer: Measurer, args: &RunArgs, entries: &[&Entry], argv: Vec<
     };
     let run_level_note = match &run_level_profile {
         Some(profile) => {
-            let total = report.benchmarks.iter().map(run_level::old_new_cases).sum::<usize>();
+            let total = report.old_new_arms().filter(|(_, a)| a.ratio.is_some()).count();
             let applied = profile.apply(&mut report);
             let others = if applied < total { " (the file has no component for the others)" } else { "" };
             format!("{run_level_note} for {applied} of {total} cases{others}")

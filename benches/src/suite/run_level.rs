@@ -15,16 +15,15 @@
 //! estimates beyond what their processes' spread predicts) and writes it,
 //! with the machine it was measured on, to `results/run-level.json`. Every
 //! later run on a machine like it folds the component into its old/new
-//! intervals ([`Combined::with_run_level`]), says so in its report, and
+//! intervals ([`crate::measure::random_effects::Combined::with_run_level`]), says so in its report, and
 //! `boardbench compare` then judges differences with it too. A run on
 //! another machine, or with `--no-run-level`, reports intervals over its
 //! own processes only and says that as well.
 
-use crate::measure::random_effects::Combined;
 use crate::measure::runner::Role;
 use crate::measure::sysinfo;
 use crate::output::{read_back, write_atomic};
-use crate::suite::report::{BenchReport, RunReport};
+use crate::suite::report::{case_name, RunReport};
 use crate::workspace;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -66,22 +65,6 @@ pub fn default_path() -> PathBuf {
     workspace::root().join("results").join("run-level.json")
 }
 
-/// The old/new cases of a report: key and combined estimate.
-fn candidate_cases(r: &RunReport) -> impl Iterator<Item = (String, &Combined)> {
-    r.benchmarks.iter().flat_map(|b| {
-        b.buckets.iter().flat_map(move |bucket| {
-            bucket.arms.iter().filter(|a| a.role == Role::Candidate).filter_map(move |a| {
-                a.ratio_spread.as_ref().map(|s| (format!("{} {} {}", b.name, bucket.bucket, a.arm), s))
-            })
-        })
-    })
-}
-
-/// How many old/new cases a benchmark's report has.
-pub fn old_new_cases(b: &BenchReport) -> usize {
-    b.buckets.iter().flat_map(|bucket| &bucket.arms).filter(|a| a.role == Role::Candidate && a.ratio.is_some()).count()
-}
-
 /// The component per case from back-to-back `reports` (at least
 /// [`MIN_RUNS`]): the variance of the runs' log estimates less the mean
 /// variance their own processes predict for them (sd²/K), at least 0. A
@@ -95,7 +78,7 @@ pub fn estimate(reports: &[RunReport]) -> Result<RunLevel, String> {
     }
     let mut per_case: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
     for r in reports {
-        for (case, c) in candidate_cases(r) {
+        for (case, c) in r.old_new_arms().filter_map(|(case, a)| a.ratio_spread.as_ref().map(|s| (case, s))) {
             if c.mean_log.is_finite() && c.sd_log.is_finite() {
                 per_case.entry(case).or_default().push((c.mean_log, c.sd_log * c.sd_log / c.processes() as f64));
             }
@@ -175,7 +158,7 @@ impl RunLevel {
         for b in &mut report.benchmarks {
             for bucket in &mut b.buckets {
                 for a in bucket.arms.iter_mut().filter(|a| a.role == Role::Candidate) {
-                    let key = format!("{} {} {}", b.name, bucket.bucket, a.arm);
+                    let key = case_name(&b.name, &bucket.bucket, &a.arm);
                     let (Some(&sd), Some(spread), Some(ratio)) =
                         (self.cases.get(&key), a.ratio_spread.as_mut(), a.ratio.as_mut())
                     else {
@@ -234,7 +217,7 @@ pub fn resolve(explicit: Option<&Path>, disabled: bool) -> Result<(Option<RunLev
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::random_effects::{combine, ProcessEstimate};
+    use crate::measure::random_effects::{combine, Combined, ProcessEstimate};
 
     /// Deterministic normal draws (Box-Muller on SplitMix64).
     fn normals(seed: u64, n: usize) -> Vec<f64> {
