@@ -74,8 +74,10 @@ fn rotating_counters_in_a_search_time_every_group() {
         assert!(timed < evals, "each evaluation timed at most one group");
         never_negative(&v);
         assert!(v["whole"]["ticks_per_eval"].as_f64().unwrap() > 0.0);
-        let knights = groups.iter().find(|g| g["name"] == "knights").unwrap();
-        assert!(knights["ticks_per_eval"].as_f64().unwrap() > 0.0, "{knights}");
+        // Net of the counter pair's cost one group may round to zero on a
+        // busy runner; all of them together cannot.
+        let net: f64 = groups.iter().map(|g| g["ticks_per_eval"].as_f64().unwrap()).sum();
+        assert!(net > 0.0, "{mobility}: {v}");
         let shares = v["lazy_percent"].as_f64().unwrap()
             + v["hash_percent"].as_f64().unwrap()
             + v["full_percent"].as_f64().unwrap();
@@ -140,12 +142,13 @@ fn full_evaluations_mode() {
             assert_eq!(v["mode"], "full-evals");
             assert_eq!(v["evals"].as_u64(), Some(300));
             assert_eq!(v["full_percent"].as_f64(), Some(100.0));
-            let net = |name: &str| {
-                v["groups"].as_array().unwrap().iter().find(|g| g["name"] == name).unwrap()["ticks_per_eval"]
-                    .as_f64()
-                    .unwrap()
-            };
-            assert!(net("knights") > 0.0 && net("kings") > 0.0, "{counters} {mobility}");
+            // One group's net ticks may round to zero once the counter
+            // pair's cost is subtracted (the endgame has no knights, and a
+            // busy runner adds noise); the groups together cannot.
+            let groups = v["groups"].as_array().unwrap();
+            let net: f64 = groups.iter().map(|g| g["ticks_per_eval"].as_f64().unwrap()).sum();
+            assert!(net > 0.0, "{counters} {mobility}: {v}");
+            assert!(groups.iter().any(|g| g["name"] == "knights") && groups.iter().any(|g| g["name"] == "kings"));
             never_negative(&v);
             let i = &v["instrumented"];
             assert_eq!(i["passes"], 150);
