@@ -126,6 +126,13 @@ fn compare_and_calibrate_read_reports() {
     assert!(out.contains("1 of 3 cases differ"), "{out}");
     let line = out.lines().find(|l| l.contains("DIFFERS")).unwrap();
     assert!(line.contains("kingdefectsbench middlegame bitboard") && line.contains("+200.00%"), "{line}");
+    // Pooled sides: several runs each, or one run against a pool.
+    let (code, out, err) = run(&["compare", "--runs", &slower, &slower, "--baselines", &base, &base, &base]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(out.contains("run (geometric mean of 2 runs) and the baseline (geometric mean of 3 runs)"), "{out}");
+    assert!(out.contains("1 of 3 cases differ"), "{out}");
+    let (code, out, err) = run(&["compare", &base, "--baselines", &base, &base]);
+    assert_eq!(code, 0, "{out}{err}");
     // Bad input: one line, exit 1.
     let garbage = d.join("garbage.json");
     std::fs::write(&garbage, "not json").unwrap();
@@ -134,6 +141,8 @@ fn compare_and_calibrate_read_reports() {
         (vec!["compare", garbage, &base], "garbage.json: not a run report"),
         (vec!["compare", &base, "/nonexistent/b.json"], "cannot read /nonexistent/b.json"),
         (vec!["compare", &base, &base, "--tolerance", "-1"], "-1 is not a percentage"),
+        (vec!["compare", "--runs", &base, &base], "BASELINE"),
+        (vec!["compare", &base, "--runs", &base, &base], "cannot be used with"),
     ] {
         let (code, out, err) = run(&args);
         assert!(code == 1 || code == 2, "{args:?}: {code}");

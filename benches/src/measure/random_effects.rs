@@ -130,15 +130,72 @@ pub fn combine(processes: &[ProcessEstimate], level: f64) -> Combined {
     }
 }
 
+/// A log-scale estimate with its standard error and the degrees of freedom
+/// of its Student-t interval: one run's [`Combined`], or several runs of
+/// the same benchmark pooled ([`LogEstimate::pool`]).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct LogEstimate {
+    pub mean_log: f64,
+    pub se: f64,
+    pub df: f64,
+    /// How many runs it pools.
+    pub runs: usize,
+}
+
+impl LogEstimate {
+    /// One run: the mean of its processes' logs, its standard error (with
+    /// the run-to-run component where one was folded in), K−1 degrees of
+    /// freedom.
+    pub fn of_run(c: &Combined) -> LogEstimate {
+        LogEstimate { mean_log: c.mean_log, se: c.se_log(), df: c.processes() as f64 - 1.0, runs: 1 }
+    }
+
+    /// Several independent runs of the same quantity: the mean of their
+    /// log estimates. Its standard error is the larger of two: the runs'
+    /// own standard errors averaged (each holds the run-to-run component
+    /// where one was folded in, so pooling n runs divides it by √n), and,
+    /// from three runs on, the spread of the runs' estimates over √n (what
+    /// the runs show of run-to-run variation, whatever was calibrated).
+    /// Degrees of freedom: Welch–Satterthwaite over the runs for the
+    /// first, n−1 for the second. An empty slice gives NaN.
+    pub fn pool(runs: &[&Combined]) -> LogEstimate {
+        let n = runs.len() as f64;
+        if runs.len() == 1 {
+            return LogEstimate::of_run(runs[0]);
+        }
+        let mean_log = runs.iter().map(|c| c.mean_log).sum::<f64>() / n;
+        let parts: Vec<(f64, f64)> =
+            runs.iter().map(|c| (c.se_log().powi(2) / (n * n), c.processes() as f64 - 1.0)).collect();
+        let model = parts.iter().map(|(v, _)| v).sum::<f64>();
+        let model_df = if model > 0.0 {
+            model * model / parts.iter().map(|(v, df)| v * v / df).sum::<f64>()
+        } else {
+            parts.iter().map(|(_, df)| df).sum()
+        };
+        let (mut se, mut df) = (model.sqrt(), model_df);
+        if runs.len() >= 3 {
+            let spread = runs.iter().map(|c| (c.mean_log - mean_log).powi(2)).sum::<f64>() / (n - 1.0);
+            let empirical = (spread / n).sqrt();
+            if empirical > se {
+                (se, df) = (empirical, n - 1.0);
+            }
+        }
+        LogEstimate { mean_log, se, df, runs: runs.len() }
+    }
+}
+
 /// `b` against `a`: the log of b / a with an interval at `level` from both
 /// standard errors (Welch: unequal spreads, Welch–Satterthwaite degrees of
 /// freedom). Returns (log ratio, its interval, degrees of freedom).
 pub fn welch_log_ratio(a: &Combined, b: &Combined, level: f64) -> (f64, [f64; 2], f64) {
-    let (va, vb) = (a.se_log().powi(2), b.se_log().powi(2));
-    let (ka, kb) = (a.processes() as f64, b.processes() as f64);
+    welch(&LogEstimate::of_run(a), &LogEstimate::of_run(b), level)
+}
+
+/// [`welch_log_ratio`] of two estimates, each one run or several pooled.
+pub fn welch(a: &LogEstimate, b: &LogEstimate, level: f64) -> (f64, [f64; 2], f64) {
+    let (va, vb) = (a.se * a.se, b.se * b.se);
     let se = (va + vb).sqrt();
-    let df =
-        if va + vb > 0.0 { (va + vb).powi(2) / (va * va / (ka - 1.0) + vb * vb / (kb - 1.0)) } else { ka + kb - 2.0 };
+    let df = if va + vb > 0.0 { (va + vb).powi(2) / (va * va / a.df + vb * vb / b.df) } else { a.df + b.df };
     let d = b.mean_log - a.mean_log;
     let half = t_quantile(0.5 + level / 2.0, df) * se;
     (d, [d - half, d + half], df)
@@ -421,5 +478,48 @@ mod tests {
         let (r, iv) = two_group_ratio(&[1.0, 1.02, 0.98], &[1.01, 0.99, 1.0], 0.95);
         assert!(iv[0] < r && r < iv[1] && iv[0] < 1.0 && iv[1] > 1.0, "{r} {iv:?}");
         assert!(two_group_ratio(&[1.0], &[1.0], 0.95).0.is_nan());
+    }
+
+    #[test]
+    fn pooled_runs_narrow_the_run_to_run_part_and_cover() {
+        // Each run: 8 processes (between 1%) plus a run offset of 1% that
+        // its own interval knows of (folded run_sd). One run against one
+        // cannot resolve a 3% shift; five against five mostly can, and
+        // equal truths stay covered about 95% of the time.
+        let mut rng = Rng::new(7);
+        let mut run = |shift: f64| {
+            let offset = 0.01 * normal(&mut rng);
+            let per: Vec<ProcessEstimate> = draw(&mut rng, 8, 0.01, 0.002)
+                .into_iter()
+                .map(|p| {
+                    let f = (shift + offset).exp();
+                    ProcessEstimate { estimate: p.estimate * f, interval: [p.interval[0] * f, p.interval[1] * f] }
+                })
+                .collect();
+            combine(&per, 0.95).with_run_level(0.01)
+        };
+        let (mut single, mut pooled, mut held) = (0, 0, 0);
+        let trials = 400;
+        for _ in 0..trials {
+            let base: Vec<Combined> = (0..5).map(|_| run(0.0)).collect();
+            let same: Vec<Combined> = (0..5).map(|_| run(0.0)).collect();
+            let slow: Vec<Combined> = (0..5).map(|_| run(0.03)).collect();
+            let (_, iv, _) = welch_log_ratio(&base[0], &slow[0], 0.95);
+            single += usize::from(iv[0] > 0.0);
+            let pool = |v: &[Combined]| LogEstimate::pool(&v.iter().collect::<Vec<_>>());
+            let (_, iv, df) = welch(&pool(&base), &pool(&slow), 0.95);
+            assert!(df >= 4.0, "{df}");
+            pooled += usize::from(iv[0] > 0.0);
+            let (_, iv, _) = welch(&pool(&base), &pool(&same), 0.95);
+            held += usize::from(iv[0] <= 0.0 && 0.0 <= iv[1]);
+        }
+        let rate = |x: usize| x as f64 / trials as f64;
+        assert!(rate(single) < 0.6, "one run against one: {single}");
+        assert!(rate(pooled) > 0.9, "five against five: {pooled}");
+        assert!((0.92..=0.995).contains(&rate(held)), "{held}");
+        // One run pooled is that run; an empty pool is NaN, not a panic.
+        let one = run(0.0);
+        assert_eq!(LogEstimate::pool(&[&one]), LogEstimate::of_run(&one));
+        assert!(LogEstimate::pool(&[]).mean_log.is_nan());
     }
 }

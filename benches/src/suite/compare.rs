@@ -3,15 +3,22 @@
 //! (new/old). For each case present in both, the relative difference of
 //! the two runs' ratios (run / baseline − 1) with a 95% interval built
 //! from both runs' spread over their measuring processes (Welch: each
-//! run's standard error is its processes' standard deviation over √K,
-//! Welch–Satterthwaite degrees of freedom). A case *differs* only when
+//! run's standard error is its processes' standard deviation over √K, with
+//! the machine's run-to-run component where the run folded one in,
+//! Welch–Satterthwaite degrees of freedom).
+//!
+//! One run against one cannot resolve a shift smaller than about three
+//! times the run-to-run spread (on a 2-vCPU cloud guest about 1%, so
+//! shifts under 3-4%). `--runs` and `--baselines` pool several runs of
+//! each side: the mean of their log ratios, whose run-to-run part shrinks
+//! as √n ([`LogEstimate::pool`]). A case *differs* only when
 //! that interval lies entirely beyond ±tolerance (it excludes zero by more
 //! than the tolerance); *same* when it lies entirely within ±tolerance;
 //! otherwise *unresolved* (the runs cannot tell). Exit status: 0 when no
 //! case differs, 3 when one does, 1 on an error (unreadable or mismatched
 //! files), 2 on bad arguments.
 
-use crate::measure::random_effects::{welch_log_ratio, Combined};
+use crate::measure::random_effects::{welch, Combined, LogEstimate};
 use crate::output::print_out;
 use crate::suite::report::{read_report, RunReport};
 use clap::Args;
@@ -26,9 +33,18 @@ pub const DIFFERS_EXIT: i32 = 3;
 pub struct CompareCli {
     /// The run to judge (a JSON report of `boardbench NAME`, `all` or
     /// `cargo bench`).
-    pub run: PathBuf,
+    #[arg(required_unless_present = "runs", conflicts_with = "runs")]
+    pub run: Option<PathBuf>,
     /// The run to compare it with (e.g. results/baseline.json).
-    pub baseline: PathBuf,
+    #[arg(required_unless_present = "baselines", conflicts_with = "baselines")]
+    pub baseline: Option<PathBuf>,
+    /// Several runs to judge, pooled (instead of RUN): each case's mean
+    /// over them, its run-to-run part divided by √n.
+    #[arg(long, num_args = 2.., value_name = "RUN.json")]
+    pub runs: Vec<PathBuf>,
+    /// Several runs to compare with, pooled (instead of BASELINE).
+    #[arg(long, num_args = 2.., value_name = "BASELINE.json")]
+    pub baselines: Vec<PathBuf>,
     /// A case differs only when its difference's 95% interval lies
     /// entirely beyond ±PCT%.
     #[arg(long, value_name = "PCT", default_value_t = 1.0, allow_negative_numbers = true, value_parser = parse_tolerance)]
@@ -66,10 +82,11 @@ impl Verdict {
     }
 }
 
-/// One case in both runs.
+/// One case in both sides.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CaseDiff {
     pub case: String,
+    /// Each side's ratio (the geometric mean over its runs when pooled).
     pub run: f64,
     pub baseline: f64,
     /// run / baseline − 1, and its 95% interval.
@@ -79,10 +96,13 @@ pub struct CaseDiff {
     pub verdict: Verdict,
 }
 
-/// Two runs compared.
+/// Two runs (or two pools of runs) compared.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Comparison {
     pub tolerance: f64,
+    /// Runs on each side.
+    pub runs: usize,
+    pub baselines: usize,
     pub cases: Vec<CaseDiff>,
     /// Cases in one run only.
     pub only_run: Vec<String>,
@@ -94,6 +114,53 @@ pub struct Comparison {
 impl Comparison {
     pub fn differing(&self) -> usize {
         self.cases.iter().filter(|c| c.verdict == Verdict::Differs).count()
+    }
+}
+
+/// One side of a comparison: its runs, with the names used in messages.
+pub struct Side<'a> {
+    pub runs: Vec<(&'a RunReport, String)>,
+}
+
+impl<'a> Side<'a> {
+    pub fn one(run: &'a RunReport, name: &str) -> Side<'a> {
+        Side { runs: vec![(run, name.to_string())] }
+    }
+
+    /// Runs read with their names (at least one).
+    pub fn of(runs: &'a [(RunReport, String)]) -> Side<'a> {
+        Side { runs: runs.iter().map(|(r, n)| (r, n.clone())).collect() }
+    }
+
+    /// Each case held by every run of the side, pooled over the runs; the
+    /// cases that only some runs hold.
+    fn cases(&self) -> Result<(BTreeMap<String, LogEstimate>, Vec<String>), String> {
+        let mut per_run = Vec::with_capacity(self.runs.len());
+        for (r, name) in &self.runs {
+            per_run.push(cases(r, name)?);
+        }
+        let mut pooled = BTreeMap::new();
+        let mut partial = Vec::new();
+        for case in per_run.iter().flat_map(|m| m.keys()).collect::<std::collections::BTreeSet<_>>() {
+            let held: Vec<&Combined> = per_run.iter().filter_map(|m| m.get(case)).collect();
+            if held.len() == per_run.len() {
+                pooled.insert(case.clone(), LogEstimate::pool(&held));
+            } else {
+                partial.push(case.clone());
+            }
+        }
+        Ok((pooled, partial))
+    }
+
+    fn first(&self) -> &'a RunReport {
+        self.runs[0].0
+    }
+
+    fn name(&self) -> String {
+        match self.runs.len() {
+            1 => self.runs[0].1.clone(),
+            n => format!("{} runs ({} ...)", n, self.runs[0].1),
+        }
     }
 }
 
@@ -115,22 +182,20 @@ fn cases(r: &RunReport, which: &str) -> Result<BTreeMap<String, Combined>, Strin
 
 /// Compare `run` with `baseline` at `tolerance` (a fraction).
 pub fn compare(run: &RunReport, baseline: &RunReport, tolerance: f64) -> Result<Comparison, String> {
-    compare_named(run, "RUN", baseline, "BASELINE", tolerance)
+    compare_sides(&Side::one(run, "RUN"), &Side::one(baseline, "BASELINE"), tolerance)
 }
 
-fn compare_named(
-    run: &RunReport,
-    run_name: &str,
-    baseline: &RunReport,
-    base_name: &str,
-    tolerance: f64,
-) -> Result<Comparison, String> {
-    let a = cases(run, run_name)?;
-    let b = cases(baseline, base_name)?;
+/// Compare two sides, each one run or several pooled, at `tolerance`.
+pub fn compare_sides(run_side: &Side, base_side: &Side, tolerance: f64) -> Result<Comparison, String> {
+    let (a, partial_a) = run_side.cases()?;
+    let (b, partial_b) = base_side.cases()?;
+    let (run, baseline) = (run_side.first(), base_side.first());
+    let (run_name, base_name) = (run_side.name(), base_side.name());
     let only_run: Vec<String> = a.keys().filter(|k| !b.contains_key(*k)).cloned().collect();
     let only_baseline: Vec<String> = b.keys().filter(|k| !a.contains_key(*k)).cloned().collect();
     // In the runs' own order, not alphabetical.
-    let order: Vec<String> = run.old_new_arms().map(|(case, _)| case).filter(|k| b.contains_key(k)).collect();
+    let order: Vec<String> =
+        run.old_new_arms().map(|(case, _)| case).filter(|k| a.contains_key(k) && b.contains_key(k)).collect();
     if order.is_empty() {
         return Err(format!(
             "{run_name} and {base_name} have no case in common ({run_name}: {}; {base_name}: {})",
@@ -138,12 +203,24 @@ fn compare_named(
             names(baseline)
         ));
     }
+    let mut notes = Vec::new();
+    for (side, partial) in [(run_side, &partial_a), (base_side, &partial_b)] {
+        if !partial.is_empty() {
+            notes.push(format!("left out, held by only some of {}: {}", side.name(), partial.join(", ")));
+        }
+        for (r, name) in &side.runs[1..] {
+            for n in self::notes(r, side.first()) {
+                notes.push(format!("within {}: {name}: {n}", side.name()));
+            }
+        }
+    }
+    notes.extend(self::notes(run, baseline));
     let bound = (1.0 + tolerance).ln();
     let cases = order
         .into_iter()
         .map(|case| {
             let (x, base) = (&a[&case], &b[&case]);
-            let (d, iv, df) = welch_log_ratio(base, x, 0.95);
+            let (d, iv, df) = welch(base, x, 0.95);
             let verdict = if iv[0] > bound || iv[1] < -bound {
                 Verdict::Differs
             } else if iv[0] >= -bound && iv[1] <= bound {
@@ -153,8 +230,8 @@ fn compare_named(
             };
             CaseDiff {
                 case,
-                run: x.estimate,
-                baseline: base.estimate,
+                run: x.mean_log.exp(),
+                baseline: base.mean_log.exp(),
                 diff: d.exp() - 1.0,
                 interval: [iv[0].exp() - 1.0, iv[1].exp() - 1.0],
                 degrees_of_freedom: df,
@@ -162,7 +239,15 @@ fn compare_named(
             }
         })
         .collect();
-    Ok(Comparison { tolerance, cases, only_run, only_baseline, notes: notes(run, baseline) })
+    Ok(Comparison {
+        tolerance,
+        runs: run_side.runs.len(),
+        baselines: base_side.runs.len(),
+        cases,
+        only_run,
+        only_baseline,
+        notes,
+    })
 }
 
 fn names(r: &RunReport) -> String {
@@ -211,10 +296,13 @@ pub fn table(c: &Comparison, run: &str, baseline: &str) -> String {
     for n in &c.notes {
         let _ = writeln!(s, "note: {n}");
     }
+    let pooled = |n: usize| if n > 1 { format!(" (geometric mean of {n} runs)") } else { String::new() };
     let _ = writeln!(
         s,
-        "per case: new/old in each run, the difference run/baseline - 1 with its 95% interval \
-         (both runs' between-process spread); differs when the interval lies beyond ±{:.1}%",
+        "per case: new/old in the run{} and the baseline{}, the difference run/baseline - 1 with its 95% \
+         interval (both sides' spread over processes and runs); differs when the interval lies beyond ±{:.1}%",
+        pooled(c.runs),
+        pooled(c.baselines),
         c.tolerance * 100.0
     );
     let width = c.cases.iter().map(|x| x.case.len()).max().unwrap_or(4).max(4);
@@ -253,11 +341,17 @@ pub fn table(c: &Comparison, run: &str, baseline: &str) -> String {
 /// `boardbench compare`: print the comparison; exit [`DIFFERS_EXIT`] when
 /// a case differs.
 pub fn compare_main(cli: &CompareCli) -> Result<i32, String> {
-    let run = read_report(&cli.run)?;
-    let baseline = read_report(&cli.baseline)?;
-    let (rn, bn) = (cli.run.display().to_string(), cli.baseline.display().to_string());
-    let c = compare_named(&run, &rn, &baseline, &bn, cli.tolerance / 100.0)?;
-    print_out(&table(&c, &rn, &bn))?;
+    // clap makes sure each side has either its positional file or its list.
+    let files = |one: &Option<PathBuf>, many: &[PathBuf]| -> Vec<PathBuf> { one.iter().chain(many).cloned().collect() };
+    let (run_files, base_files) = (files(&cli.run, &cli.runs), files(&cli.baseline, &cli.baselines));
+    let read = |files: &[PathBuf]| -> Result<Vec<(RunReport, String)>, String> {
+        files.iter().map(|f| Ok((read_report(f)?, f.display().to_string()))).collect()
+    };
+    let (runs, bases) = (read(&run_files)?, read(&base_files)?);
+    let (run_side, base_side) = (Side::of(&runs), Side::of(&bases));
+    let c = compare_sides(&run_side, &base_side, cli.tolerance / 100.0)?;
+    let list = |v: &[(RunReport, String)]| v.iter().map(|(_, n)| n.as_str()).collect::<Vec<_>>().join(" ");
+    print_out(&table(&c, &list(&runs), &list(&bases)))?;
     Ok(if c.differing() > 0 { DIFFERS_EXIT } else { 0 })
 }
 
@@ -305,6 +399,50 @@ pub(crate) mod tests {
         assert_eq!(c.cases[0].verdict, Verdict::Differs, "{c:?}");
         let t = table(&c, "a.json", "b.json");
         assert!(t.contains("x opening new") && t.contains("DIFFERS") && t.contains("1 of 1 cases differ"), "{t}");
+    }
+
+    /// `run_at` with the machine's run-to-run component `run_sd` folded in.
+    fn run_with_level(ratio: f64, run_sd: f64) -> RunReport {
+        let mut r = run_at(ratio, 0.005, 8);
+        let arm = &mut r.benchmarks[0].buckets[0].arms[1];
+        arm.ratio_spread = arm.ratio_spread.take().map(|c| c.with_run_level(run_sd));
+        r
+    }
+
+    #[test]
+    fn pooled_runs_resolve_what_one_run_cannot() {
+        // A 3% shift under a 1% run-to-run component: one run against one
+        // cannot tell; five against five (each run off by up to ±1%) can.
+        let offsets = [-0.01, 0.005, 0.0, 0.01, -0.005];
+        let named = |ratio: f64, sign: f64| -> Vec<(RunReport, String)> {
+            offsets
+                .iter()
+                .enumerate()
+                .map(|(i, o)| (run_with_level(ratio * (1.0 + sign * o), 0.01), format!("r{i}")))
+                .collect()
+        };
+        let (base, slow, again) = (named(0.5, 1.0), named(0.515, -1.0), named(0.5, -1.0));
+        let c = compare(&slow[2].0, &base[2].0, 0.01).unwrap();
+        assert_eq!(c.cases[0].verdict, Verdict::Unresolved, "{c:?}");
+        let c = compare_sides(&Side::of(&slow), &Side::of(&base), 0.01).unwrap();
+        assert_eq!((c.runs, c.baselines), (5, 5));
+        assert_eq!(c.cases[0].verdict, Verdict::Differs, "{c:?}");
+        assert!((c.cases[0].diff - 0.03).abs() < 1e-6, "{c:?}");
+        let t = table(&c, "a", "b");
+        assert!(t.contains("(geometric mean of 5 runs)"), "{t}");
+        // Pooled equal sides: the same within ±2% (their interval is about
+        // ±1.3%).
+        let c = compare_sides(&Side::of(&again), &Side::of(&base), 0.02).unwrap();
+        assert_eq!(c.cases[0].verdict, Verdict::Same, "{c:?}");
+        // A case only some runs of a side hold is left out and named.
+        let mut more = base.clone();
+        let mut extra = more[1].0.benchmarks[0].buckets[0].clone();
+        extra.bucket = "endgame".into();
+        more[1].0.benchmarks[0].buckets.push(extra);
+        let c = compare_sides(&Side::of(&slow), &Side::of(&more), 0.01).unwrap();
+        assert_eq!(c.cases.len(), 1);
+        let note = "held by only some of 5 runs (r0 ...): x endgame new";
+        assert!(c.notes.iter().any(|n| n.contains(note)), "{:?}", c.notes);
     }
 
     #[test]
