@@ -11,7 +11,13 @@
 //! times the run-to-run spread (on a 2-vCPU cloud guest about 1%, so
 //! shifts under 3-4%). `--runs` and `--baselines` pool several runs of
 //! each side: the mean of their log ratios, whose run-to-run part shrinks
-//! as √n ([`LogEstimate::pool`]). A case *differs* only when
+//! as √n ([`LogEstimate::pool`]).
+//!
+//! The intervals are 95% for the comparison as a whole: with m cases each
+//! is taken at 1 − 0.05/m (Bonferroni), so two runs of unchanged code
+//! show no differing case 95% of the time however many cases they share;
+//! at 95% each, 15 cases would show one about half the time. A case
+//! *differs* only when
 //! that interval lies entirely beyond ±tolerance (it excludes zero by more
 //! than the tolerance); *same* when it lies entirely within ±tolerance;
 //! otherwise *unresolved* (the runs cannot tell). Exit status: 0 when no
@@ -29,6 +35,9 @@ use std::path::PathBuf;
 /// Exit status when a case differs.
 pub const DIFFERS_EXIT: i32 = 3;
 
+/// The level at which the cases' intervals hold together.
+const FAMILY_LEVEL: f64 = 0.95;
+
 #[derive(Args, Clone, Debug)]
 pub struct CompareCli {
     /// The run to judge (a JSON report of `boardbench NAME`, `all` or
@@ -45,8 +54,8 @@ pub struct CompareCli {
     /// Several runs to compare with, pooled (instead of BASELINE).
     #[arg(long, num_args = 2.., value_name = "BASELINE.json")]
     pub baselines: Vec<PathBuf>,
-    /// A case differs only when its difference's 95% interval lies
-    /// entirely beyond ±PCT%.
+    /// A case differs only when its difference's interval (95% over all
+    /// the cases together) lies entirely beyond ±PCT%.
     #[arg(long, value_name = "PCT", default_value_t = 1.0, allow_negative_numbers = true, value_parser = parse_tolerance)]
     pub tolerance: f64,
 }
@@ -89,7 +98,8 @@ pub struct CaseDiff {
     /// Each side's ratio (the geometric mean over its runs when pooled).
     pub run: f64,
     pub baseline: f64,
-    /// run / baseline − 1, and its 95% interval.
+    /// run / baseline − 1, and its interval at the comparison's
+    /// per-case level.
     pub diff: f64,
     pub interval: [f64; 2],
     pub degrees_of_freedom: f64,
@@ -100,6 +110,9 @@ pub struct CaseDiff {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Comparison {
     pub tolerance: f64,
+    /// The level of each case's interval: 1 − 0.05 / cases, so that the
+    /// cases' intervals hold together at 95%.
+    pub case_level: f64,
     /// Runs on each side.
     pub runs: usize,
     pub baselines: usize,
@@ -216,11 +229,12 @@ pub fn compare_sides(run_side: &Side, base_side: &Side, tolerance: f64) -> Resul
     }
     notes.extend(self::notes(run, baseline));
     let bound = (1.0 + tolerance).ln();
+    let case_level = 1.0 - (1.0 - FAMILY_LEVEL) / order.len() as f64;
     let cases = order
         .into_iter()
         .map(|case| {
             let (x, base) = (&a[&case], &b[&case]);
-            let (d, iv, df) = welch(base, x, 0.95);
+            let (d, iv, df) = welch(base, x, case_level);
             let verdict = if iv[0] > bound || iv[1] < -bound {
                 Verdict::Differs
             } else if iv[0] >= -bound && iv[1] <= bound {
@@ -241,6 +255,7 @@ pub fn compare_sides(run_side: &Side, base_side: &Side, tolerance: f64) -> Resul
         .collect();
     Ok(Comparison {
         tolerance,
+        case_level,
         runs: run_side.runs.len(),
         baselines: base_side.runs.len(),
         cases,
@@ -299,14 +314,17 @@ pub fn table(c: &Comparison, run: &str, baseline: &str) -> String {
     let pooled = |n: usize| if n > 1 { format!(" (geometric mean of {n} runs)") } else { String::new() };
     let _ = writeln!(
         s,
-        "per case: new/old in the run{} and the baseline{}, the difference run/baseline - 1 with its 95% \
-         interval (both sides' spread over processes and runs); differs when the interval lies beyond ±{:.1}%",
+        "per case: new/old in the run{} and the baseline{}, the difference run/baseline - 1 with its \
+         interval (both sides' spread over processes and runs; {:.2}% each, so that the {} intervals hold \
+         together at 95%); differs when the interval lies beyond ±{:.1}%",
         pooled(c.runs),
         pooled(c.baselines),
+        c.case_level * 100.0,
+        c.cases.len(),
         c.tolerance * 100.0
     );
     let width = c.cases.iter().map(|x| x.case.len()).max().unwrap_or(4).max(4);
-    let _ = writeln!(s, "  {:<width$} {:>8} {:>8} {:>8}  {:<20} ", "case", "run", "baseline", "diff", "95% interval");
+    let _ = writeln!(s, "  {:<width$} {:>8} {:>8} {:>8}  {:<20} ", "case", "run", "baseline", "diff", "interval");
     for x in &c.cases {
         let _ = writeln!(
             s,
