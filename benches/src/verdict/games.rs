@@ -70,7 +70,7 @@ impl Played {
     /// One line: games, W/D/L, score `[interval]`, LOWER95, SPRT.
     pub fn summary(&self) -> String {
         let score = match (self.score, self.interval) {
-            (Some(s), Some([lo, hi])) => format!("score {s:.3} [{lo:.3}, {hi:.3}], LOWER95 {lo:.3}"),
+            (Some(s), Some([lo, hi])) => format!("score {s:.3} [{lo:.3}, {hi:.3}], LOWER95 {lo:.4}"),
             _ => "no complete pair".to_string(),
         };
         let sprt = match self.sprt.as_str() {
@@ -159,7 +159,7 @@ mod tests {
         assert_eq!((p.score, p.interval, p.lower95), (Some(0.75), Some([0.6, 0.9]), Some(0.6)));
         assert_eq!(
             p.summary(),
-            "8 games +5 =2 -1: score 0.750 [0.600, 0.900], LOWER95 0.600; SPRT H1 accepted (LLR 3.10, stopped: \
+            "8 games +5 =2 -1: score 0.750 [0.600, 0.900], LOWER95 0.6000; SPRT H1 accepted (LLR 3.10, stopped: \
              SPRT: H1 accepted); 12 s"
         );
         assert!(read_played(&dir.path().join("none")).unwrap_err().contains("cannot read"));

@@ -387,11 +387,11 @@ fn match_criterion(s: &Settings) -> Criterion {
 /// does not pass.
 fn gate(played: &Played) -> (Status, String) {
     match (played.lower95, played.score) {
-        (Some(l), Some(score)) if l >= 0.5 && score > 0.5 => (Status::Pass, format!("LOWER95 {l:.3} >= 0.5")),
+        (Some(l), Some(score)) if l >= 0.5 && score > 0.5 => (Status::Pass, format!("LOWER95 {l:.4} >= 0.5")),
         (Some(l), Some(score)) if l >= 0.5 => {
             (Status::Fail, format!("score {score:.3} with LOWER95 {l:.3}: every pair scored alike, no evidence"))
         }
-        (Some(l), _) => (Status::Fail, format!("LOWER95 {l:.3} < 0.5")),
+        (Some(l), _) => (Status::Fail, format!("LOWER95 {l:.4} < 0.5")),
         _ => (Status::NotRun, "no complete game pair".to_string()),
     }
 }
