@@ -184,14 +184,10 @@ impl LogEstimate {
     }
 }
 
-/// `b` against `a`: the log of b / a with an interval at `level` from both
-/// standard errors (Welch: unequal spreads, Welch–Satterthwaite degrees of
-/// freedom). Returns (log ratio, its interval, degrees of freedom).
-pub fn welch_log_ratio(a: &Combined, b: &Combined, level: f64) -> (f64, [f64; 2], f64) {
-    welch(&LogEstimate::of_run(a), &LogEstimate::of_run(b), level)
-}
-
-/// [`welch_log_ratio`] of two estimates, each one run or several pooled.
+/// `b` against `a`, each one run or several pooled: the log of b / a with
+/// an interval at `level` from both standard errors (Welch: unequal
+/// spreads, Welch–Satterthwaite degrees of freedom). Returns (log ratio,
+/// its interval, degrees of freedom).
 pub fn welch(a: &LogEstimate, b: &LogEstimate, level: f64) -> (f64, [f64; 2], f64) {
     let (va, vb) = (a.se * a.se, b.se * b.se);
     let se = (va + vb).sqrt();
@@ -379,6 +375,11 @@ mod tests {
     /// Processes of a two-level model: log r_k = b_k + e_k with b_k ~
     /// N(0, between²) and e_k ~ N(0, within²); each process reports its
     /// estimate with its own 95% interval (estimate × e^{±1.96 within}).
+    /// [`welch`] of two single runs.
+    fn welch_log_ratio(a: &Combined, b: &Combined, level: f64) -> (f64, [f64; 2], f64) {
+        welch(&LogEstimate::of_run(a), &LogEstimate::of_run(b), level)
+    }
+
     fn draw(rng: &mut Rng, k: usize, between: f64, within: f64) -> Vec<ProcessEstimate> {
         (0..k)
             .map(|_| {
