@@ -8,8 +8,9 @@
 //! Welch–Satterthwaite degrees of freedom).
 //!
 //! One run against one cannot resolve a shift smaller than about three
-//! times the run-to-run spread (on a 2-vCPU cloud guest about 1%, so
-//! shifts under 3-4%). `--runs` and `--baselines` pool several runs of
+//! times the run-to-run spread, more with the family-wise level (on a
+//! 2-vCPU cloud guest, shifts under 5-8%); the table says, for the cases
+//! it leaves unresolved, what they could have told apart ([`Resolvable`]). `--runs` and `--baselines` pool several runs of
 //! each side: the mean of their log ratios, whose run-to-run part shrinks
 //! as √n ([`LogEstimate::pool`]).
 //!
@@ -353,7 +354,47 @@ pub fn table(c: &Comparison, run: &str, baseline: &str) -> String {
         c.tolerance * 100.0,
         c.cases.len() - same - c.differing()
     );
+    if let Some(r) = c.resolvable() {
+        let _ = writeln!(
+            s,
+            "unresolved: these runs tell apart only differences beyond ±{:.1}% to ±{:.1}% (median ±{:.1}%: each \
+             unresolved case's half-width plus the tolerance); pooling n runs a side (--runs, --baselines) \
+             narrows that about as 1/√n",
+            r.least * 100.0,
+            r.most * 100.0,
+            r.median * 100.0
+        );
+    }
     s
+}
+
+/// What the unresolved cases of a comparison could have told apart: each
+/// one's half-width (half its interval's length) plus the tolerance, the
+/// smallest difference it would have called differing.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Resolvable {
+    pub least: f64,
+    pub median: f64,
+    pub most: f64,
+}
+
+impl Comparison {
+    /// [`Resolvable`] over the unresolved cases; `None` when there are none.
+    pub fn resolvable(&self) -> Option<Resolvable> {
+        let mut r: Vec<f64> = self
+            .cases
+            .iter()
+            .filter(|x| x.verdict == Verdict::Unresolved)
+            .map(|x| (x.interval[1] - x.interval[0]) / 2.0 + self.tolerance)
+            .collect();
+        if r.is_empty() {
+            return None;
+        }
+        r.sort_by(f64::total_cmp);
+        let n = r.len();
+        let median = if n % 2 == 1 { r[n / 2] } else { (r[n / 2 - 1] + r[n / 2]) / 2.0 };
+        Some(Resolvable { least: r[0], median, most: r[n - 1] })
+    }
 }
 
 /// `boardbench compare`: print the comparison; exit [`DIFFERS_EXIT`] when
@@ -411,12 +452,23 @@ pub(crate) mod tests {
         // 3% apart but each run spread ±3%: cannot tell.
         let c = compare(&run_at(0.515, 0.03, 6), &run_at(0.5, 0.03, 6), 0.01).unwrap();
         assert_eq!(c.cases[0].verdict, Verdict::Unresolved, "{c:?}");
+        // ... and says what these runs could resolve: its half-width plus
+        // the tolerance, more than the 3% it could not tell.
+        let half = (c.cases[0].interval[1] - c.cases[0].interval[0]) / 2.0;
+        let r = c.resolvable().expect("an unresolved case");
+        assert!((r.median - (half + 0.01)).abs() < 1e-12 && r.median > 0.03, "{r:?} {c:?}");
+        assert_eq!((r.least, r.most), (r.median, r.median));
+        let t = table(&c, "a.json", "b.json");
+        let want = format!("only differences beyond ±{:.1}% to ±{:.1}%", r.least * 100.0, r.most * 100.0);
+        assert!(t.contains(&want), "{t}");
         // Within tolerance of a 0.5% shift: the same at 1%, differs at 0.1%.
         assert_eq!(compare(&run_at(0.5025, 0.0005, 6), &a, 0.01).unwrap().cases[0].verdict, Verdict::Same);
         let c = compare(&run_at(0.5025, 0.0005, 6), &run_at(0.5, 0.0005, 6), 0.001).unwrap();
         assert_eq!(c.cases[0].verdict, Verdict::Differs, "{c:?}");
         let t = table(&c, "a.json", "b.json");
         assert!(t.contains("x opening new") && t.contains("DIFFERS") && t.contains("1 of 1 cases differ"), "{t}");
+        assert_eq!(c.resolvable(), None);
+        assert!(!t.contains("unresolved:"), "{t}");
     }
 
     /// `run_at` with the machine's run-to-run component `run_sd` folded in.
