@@ -13,7 +13,7 @@
 #   scripts/gate.sh --no-timing --candidate-features inject-instructions-attackers  # must fail
 #   scripts/gate.sh --no-callgrind                   # timing only (no valgrind needed)
 # Exit status: 0 pass, 3 regression, 4 too noisy to judge, 1 error, 2 usage.
-# Builds are cached in target/gate/; see benches/README.md ("The commit gate").
+# Builds are cached in target/gate/; see benches/docs/gate.md.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 cargo build --release -p boardbench --bin boardbench --quiet || exit 1

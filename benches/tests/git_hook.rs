@@ -2,7 +2,7 @@
 //! installs runs scripts/gate.sh with the right revisions, blocks on a
 //! failing gate, and is skipped by BOARDBENCH_SKIP_GATE=1. (A stand-in
 //! scripts/gate.sh records its arguments and exits with a chosen status;
-//! the real gate is proved by the runs reported in benches/README.md.)
+//! the real gate is proved by the runs reported in benches/docs/gate.md.)
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

@@ -1,5 +1,5 @@
 //! Deliberate, calibrated slowdowns that prove the commit gate catches a
-//! regression in one routine and names it (see benches/README.md, "The
+//! regression in one routine and names it (see benches/docs/gate.md, "The
 //! gate, measured here"). Compiled only with one of the `inject-*` cargo
 //! features, which are never on by default; with none of them this module
 //! does not exist and the default build carries nothing of it.

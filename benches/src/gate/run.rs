@@ -222,7 +222,7 @@ mod tests {
     use super::*;
     use crate::gate::cli::tests::gate_cli;
 
-    /// benches/README: "2 usage", "1 error (bad revision, build failure, ...)".
+    /// benches/docs/gate.md: "2 usage", "1 error (bad revision, build failure, ...)".
     /// A flag out of its range exits 2 like one clap refuses, before anything
     /// is built, locked or written.
     #[test]
