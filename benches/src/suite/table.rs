@@ -9,7 +9,7 @@
 
 use crate::measure::runner::Role;
 use crate::suite::benchmarks::evalcycles::attribution::{
-    agrees, compared_groups, top_three, unattributed_share, AGREE_FROM_TICKS,
+    agrees, compared_groups, ticks_per_instruction, top_three, unattributed_share, AGREE_FROM_TICKS,
 };
 use crate::suite::report::{AttributionTable, BenchReport, Cost, EvalAttribution, RowKind, RunReport};
 use std::fmt::Write;
@@ -114,7 +114,7 @@ fn with_interval(c: Option<Cost>) -> String {
 }
 
 /// One bucket × implementation's attribution.
-fn one_table(t: &AttributionTable) -> String {
+pub(crate) fn one_table(t: &AttributionTable) -> String {
     let mut s = String::new();
     let w = &t.whole;
     let _ = writeln!(
@@ -189,11 +189,22 @@ fn one_table(t: &AttributionTable) -> String {
     let by_ablation = top_three(t, |r| r.ablation.map(|c| c.value));
     let by_instructions = top_three(t, |r| r.instructions);
     if !by_ablation.is_empty() && !by_instructions.is_empty() {
+        let verdict = if by_ablation == by_instructions {
+            "same".to_string()
+        } else {
+            // The reason: the groups' instructions retire at different
+            // speeds. Each group named by either ranking, once.
+            let mut named: Vec<&str> = by_ablation.clone();
+            named.extend(by_instructions.iter().filter(|g| !by_ablation.contains(g)));
+            let (per, whole) = ticks_per_instruction(t, &named);
+            let mut parts: Vec<String> = per.iter().map(|(g, x)| format!("{g} {x:.2}")).collect();
+            parts.extend(whole.map(|x| format!("whole {x:.2}")));
+            format!("differ; ablation ticks per instruction: {}", parts.join(", "))
+        };
         checks.push(format!(
-            "top three by ablation {}, by instructions {} ({})",
+            "top three by ablation {}, by instructions {} ({verdict})",
             by_ablation.join(" > "),
             by_instructions.join(" > "),
-            if by_ablation == by_instructions { "same" } else { "differ" }
         ));
     }
     if !checks.is_empty() {

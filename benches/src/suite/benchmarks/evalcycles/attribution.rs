@@ -267,6 +267,26 @@ pub fn top_three(t: &AttributionTable, figure: fn(&AttributionRow) -> Option<f64
     groups.into_iter().take(3).map(|(n, _)| n).collect()
 }
 
+/// Ablation ticks per instruction removed, per group, for `names`, and for
+/// the whole evaluation (its ablation floor over its instructions): why the
+/// ranking by ablation ticks and by instructions can differ. A group whose
+/// instructions retire faster than the whole's (straight-line arithmetic)
+/// ranks lower by ticks than by instructions; one whose are slower
+/// (branchy walks, cache misses) ranks higher. Groups without both figures,
+/// or with no instructions, are left out.
+pub fn ticks_per_instruction<'a>(t: &'a AttributionTable, names: &[&'a str]) -> (Vec<(&'a str, f64)>, Option<f64>) {
+    let per_group = names
+        .iter()
+        .filter_map(|&n| {
+            let r = t.rows.iter().find(|r| r.kind == RowKind::Group && r.row == n)?;
+            let i = r.instructions.filter(|&i| i > 0.0)?;
+            Some((n, r.ablation?.value / i))
+        })
+        .collect();
+    let whole = t.whole.ablation_floor.zip(t.whole.instructions.filter(|&i| i > 0.0)).map(|(f, i)| f / i);
+    (per_group, whole)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -365,6 +385,34 @@ mod tests {
         assert_eq!(compared_groups(&t), vec![("knights", 50.0, 45.0)]);
         assert_eq!(top_three(&t, |r| r.ablation.map(|c| c.value)), vec!["knights", "hash"]);
         assert_eq!(top_three(&t, |r| r.counter), vec!["knights", "rooks"]);
+    }
+
+    #[test]
+    fn ticks_per_instruction_explains_a_ranking() {
+        let mut groups = Vec::new();
+        for g in [Group::Knights, Group::Kings] {
+            let without = (g == Group::Knights).then_some(900.0).or(Some(950.0));
+            groups.push(GroupParts::from_counts(g, 1000.0, without, None));
+        }
+        let ablation = attribute(cost(1000.0, 999.0, 1001.0), groups, None);
+        let mut t = table("opening", "mailbox", 3, Some(&ablation), None, None, Some(1000.0));
+        for r in t.rows.iter_mut() {
+            r.instructions = match r.row.as_str() {
+                "knights" => Some(200.0),
+                "kings" => Some(500.0),
+                "rooks" => Some(0.0),
+                _ => r.instructions,
+            };
+        }
+        t.whole.instructions = Some(4000.0);
+        // Knights: 100 ticks for 200 instructions; kings: 50 for 500; rooks
+        // have no instructions and no ablation, so no figure.
+        let (per, whole) = ticks_per_instruction(&t, &["knights", "kings", "rooks"]);
+        assert_eq!(per, vec![("knights", 0.5), ("kings", 0.1)]);
+        assert_eq!(whole, Some(0.25));
+        // The printed check names the reason when the rankings differ.
+        let printed = crate::suite::table::one_table(&t);
+        assert!(printed.contains("differ; ablation ticks per instruction: knights 0.50, kings 0.10, whole 0.25"), "{printed}");
     }
 
     #[test]
