@@ -114,7 +114,7 @@ fn with_interval(c: Option<Cost>) -> String {
 }
 
 /// One bucket × implementation's attribution.
-pub(crate) fn one_table(t: &AttributionTable) -> String {
+fn one_table(t: &AttributionTable) -> String {
     let mut s = String::new();
     let w = &t.whole;
     let _ = writeln!(
@@ -270,6 +270,15 @@ pub fn run_table(r: &RunReport) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_differing_ranking_is_given_its_reason() {
+        let t = crate::suite::benchmarks::evalcycles::attribution::tests::ranked_differently();
+        let printed = one_table(&t);
+        let want = "by instructions kings > knights > rooks (differ; ablation ticks per instruction: knights 0.50, \
+             kings 0.10, whole 0.25)";
+        assert!(printed.contains(want), "{printed}");
+    }
 
     #[test]
     fn table_shows_ratio_interval_r_and_controls() {
