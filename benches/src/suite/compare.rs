@@ -10,9 +10,10 @@
 //! One run against one cannot resolve a shift smaller than about three
 //! times the run-to-run spread, more with the family-wise level (on a
 //! 2-vCPU cloud guest, shifts under 5-8%); the table says, for the cases
-//! it leaves unresolved, what they could have told apart ([`Resolvable`]). `--runs` and `--baselines` pool several runs of
-//! each side: the mean of their log ratios, whose run-to-run part shrinks
-//! as √n ([`LogEstimate::pool`]).
+//! it leaves unresolved, what they could have told apart ([`Resolvable`]).
+//! `--runs` and `--baselines` pool several runs of each side: the mean of
+//! their log ratios, whose run-to-run part shrinks as √n
+//! ([`LogEstimate::pool`]).
 //!
 //! The intervals are 95% for the comparison as a whole: with m cases each
 //! is taken at 1 − 0.05/m (Bonferroni), so two runs of unchanged code
@@ -390,10 +391,9 @@ impl Comparison {
         if r.is_empty() {
             return None;
         }
-        r.sort_by(f64::total_cmp);
-        let n = r.len();
-        let median = if n % 2 == 1 { r[n / 2] } else { (r[n / 2 - 1] + r[n / 2]) / 2.0 };
-        Some(Resolvable { least: r[0], median, most: r[n - 1] })
+        // Sorts `r` as it takes the median.
+        let median = crate::measure::stats::median_mut(&mut r);
+        Some(Resolvable { least: r[0], median, most: r[r.len() - 1] })
     }
 }
 
