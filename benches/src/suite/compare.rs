@@ -391,9 +391,9 @@ impl Comparison {
         if r.is_empty() {
             return None;
         }
-        // Sorts `r` as it takes the median.
+        let (least, most) = r.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| (lo.min(x), hi.max(x)));
         let median = crate::measure::stats::median_mut(&mut r);
-        Some(Resolvable { least: r[0], median, most: r[r.len() - 1] })
+        Some(Resolvable { least, median, most })
     }
 }
 
@@ -469,6 +469,26 @@ pub(crate) mod tests {
         assert!(t.contains("x opening new") && t.contains("DIFFERS") && t.contains("1 of 1 cases differ"), "{t}");
         assert_eq!(c.resolvable(), None);
         assert!(!t.contains("unresolved:"), "{t}");
+    }
+
+    #[test]
+    fn resolvable_spans_the_unresolved_cases_in_any_order() {
+        let mut c = compare(&run_at(0.515, 0.03, 6), &run_at(0.5, 0.03, 6), 0.01).unwrap();
+        let case = c.cases[0].clone();
+        // Unresolved half-widths 4%, 1% and 2% (listed out of order), and a
+        // case that differs, which does not count.
+        c.cases = [
+            (0.04, Verdict::Unresolved),
+            (0.01, Verdict::Unresolved),
+            (0.5, Verdict::Differs),
+            (0.02, Verdict::Unresolved),
+        ]
+        .map(|(half, verdict)| CaseDiff { interval: [-half, half], verdict, ..case.clone() })
+        .to_vec();
+        let r = c.resolvable().unwrap();
+        for (got, want) in [(r.least, 0.02), (r.median, 0.03), (r.most, 0.05)] {
+            assert!((got - want).abs() < 1e-12, "{r:?}");
+        }
     }
 
     /// `run_at` with the machine's run-to-run component `run_sd` folded in.
