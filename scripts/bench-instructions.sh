@@ -4,7 +4,7 @@
 # profile: a noise-free figure for comparing two versions of the engine on
 # this noisy host. The node count is printed beside it: equal node counts
 # mean the same trees were searched. Nodes are moves made, as Crafty counts
-# them; per searched position leaves out the moves made and pruned unsearched.
+# them; per searched position leaves out the moves pruned unsearched.
 #
 # Usage: scripts/bench-instructions.sh [DEPTH] [PROFILE...]
 #        (defaults: depth 8; mailbox bitboard single-probe)
@@ -23,7 +23,7 @@ for p in "${profiles[@]}"; do
     target/release/engine bench --profile "$p" --depth "$depth" >"$tmp/bench.txt" 2>"$tmp/valgrind.txt" ||
     { cat "$tmp/valgrind.txt" >&2; exit 1; }
   nodes=$(tail -1 "$tmp/bench.txt" | awk '{print $1}')
-  # Moves made and pruned unsearched, counted in the nodes (0 for an engine
+  # Moves pruned unsearched, counted in the nodes (0 for an engine
   # that prints no such line).
   pruned=$(awk '$1 == "pruned" {print $3}' "$tmp/bench.txt")
   pruned=${pruned:-0}

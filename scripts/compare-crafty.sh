@@ -20,8 +20,7 @@
 # position): the same positions for both engines, and
 # Crafty's per-search summaries give the share of its nodes that are moves it
 # made and pruned unsearched (23.4's pruned=, 25.2's fp= and mcp=; both
-# engines count a node per move made, pruned
-# ones included; our bench prints its own pruned count), so ours / Crafty is
+# engines count a node per move made, and per move pruned; our bench prints its own pruned count), so ours / Crafty is
 # also given positions searched against positions searched.
 set -euo pipefail
 if [ $# -lt 1 ]; then

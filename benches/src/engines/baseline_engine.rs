@@ -36,11 +36,13 @@
 //! Crafty counts a node each time it makes a move (`MakeMove` then
 //! `nodes_searched++`), before it tests the move for legality and before
 //! its pruning may drop the move unsearched; our engine counts the same way
-//! (its pruning, too, makes the move first), Stockfish a node on entering a
+//! (a node per move its pruning drops, whether or not it made the move
+//! first: the bitboard profile learns that a move gives no check without
+//! making it), Stockfish a node on entering a
 //! search. The pruned figures of Crafty's summaries (23.4's `pruned=`, the
 //! futility-pruned moves; 25.2's `fp=` futility-pruned and `mcp=`
-//! move-count-pruned moves) and our bench's `pruned` count the moves made
-//! and dropped that way, so nodes less those count positions searched
+//! move-count-pruned moves) and our bench's `pruned` count the moves
+//! dropped that way, so nodes less those count positions searched
 //! (Crafty's illegal pseudo-legal moves are still in it: it prints no count
 //! of them). Crafty prints the pruned counts abbreviated (`828K`, `3.1M`):
 //! each is off by up to half its last digit, summed in
@@ -324,7 +326,7 @@ impl CraftySearches {
         self.nodes as f64 / self.time_s
     }
 
-    /// Moves made less the ones pruned unsearched: the positions searched.
+    /// Nodes less the moves pruned unsearched: the positions searched.
     pub fn searched_nodes(&self) -> Option<u64> {
         self.pruned.map(|p| self.nodes.saturating_sub(p))
     }
@@ -521,12 +523,12 @@ fn strip_colon(v: &str) -> &str {
 }
 
 /// How our `engine bench` starts the line that says how many of the nodes it
-/// counts were moves made and pruned unsearched (`pruned          : N of them ...`).
+/// counts were moves pruned unsearched (`pruned          : N of them ...`).
 pub const PRUNED_LABEL: &str = "pruned";
 
 /// Our `engine bench`'s `pruned` line: how many of its nodes (moves made, as
 /// Crafty counts) were pruned unsearched; `None` for an engine that prints
-/// no such line (one from before it pruned moves after making them).
+/// no such line (one from before it pruned moves).
 pub fn parse_ours_pruned(stdout: &str) -> Result<Option<u64>, String> {
     let Some(line) = stdout.lines().map(str::trim).find(|l| l.split_whitespace().next() == Some(PRUNED_LABEL)) else {
         return Ok(None);
@@ -580,7 +582,7 @@ pub const HUGE_PAGES_LABEL: &str = "huge pages";
 
 /// What a run says beside its figures: Crafty's search summaries
 /// ([`EngineKind::CraftyPositions`]), or how many of our engine's nodes were
-/// moves made and pruned unsearched ([`EngineKind::Ours`], where it says).
+/// moves pruned unsearched ([`EngineKind::Ours`], where it says).
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
 pub struct Extras {
     pub crafty: Option<CraftySearches>,
@@ -770,7 +772,7 @@ mod tests {
     #[test]
     fn our_pruned_count_is_read_and_checked() {
         let out = "nodes           : 100 (moves made, as Crafty counts)\n\
-                   pruned          : 40 of them made and pruned unsearched\n100 nodes 50 nps\n";
+                   pruned          : 40 of them pruned unsearched\n100 nodes 50 nps\n";
         assert_eq!(parse_ours_pruned(out), Ok(Some(40)));
         let (f, extras) = parse(EngineKind::Ours, out, "", 0).unwrap();
         assert_eq!((f.nodes, extras.pruned, extras.crafty), (100, Some(40), None));

@@ -18,8 +18,9 @@
 //! `setboard`, quit: everything but the searches), counted once per process
 //! the positions took. What is left is the searches and the little Crafty
 //! does after each (printing its move; 25.2 also prints its evaluation
-//! table, one evaluation). Both count a node per move made, including the
-//! moves they then prune unsearched; our bench's `pruned` count and
+//! table, one evaluation). Both count a node per move made, and a node per
+//! move they prune unsearched (Crafty makes such a move first; our
+//! bitboard profile need not); our bench's `pruned` count and
 //! Crafty's summaries' pruned counts (23.4's `pruned=`, 25.2's `fp=` and
 //! `mcp=`) give the positions each searched too.
 
@@ -70,7 +71,7 @@ pub struct OursCount {
     pub depth: u32,
     /// Nodes as Crafty counts them: every move made.
     pub nodes: u64,
-    /// Of `nodes`, moves made and pruned unsearched (`None`: an engine whose
+    /// Of `nodes`, moves pruned unsearched (`None`: an engine whose
     /// bench does not say).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pruned: Option<u64>,
@@ -83,7 +84,7 @@ impl OursCount {
         self.instructions as f64 / self.nodes as f64
     }
 
-    /// Per position searched (moves made less those pruned unsearched);
+    /// Per position searched (nodes less the moves pruned unsearched);
     /// per node for an engine that does not count pruned moves.
     pub fn per_searched_node(&self) -> f64 {
         self.instructions as f64 / self.nodes.saturating_sub(self.pruned.unwrap_or(0)).max(1) as f64
@@ -119,7 +120,7 @@ impl CraftyCount {
         self.instructions as f64 / self.searches.nodes as f64
     }
 
-    /// Per position searched (moves made less those pruned unsearched).
+    /// Per position searched (nodes less the moves pruned unsearched).
     pub fn per_searched_node(&self) -> Option<f64> {
         self.searches.searched_nodes().map(|n| self.instructions as f64 / n as f64)
     }
@@ -273,7 +274,7 @@ fn count_ours(
     if nodes == 0 || instructions == 0 {
         return Err(format!("{label}: {nodes} nodes, {instructions} instructions: nothing was searched"));
     }
-    // An engine from before it pruned moves after making them has no count.
+    // An engine from before it pruned moves has no count.
     let pruned = json.as_ref().and_then(|v| v.get("pruned")?.as_u64());
     let pruned = baseline_engine::check_ours_pruned(pruned, nodes).map_err(|e| format!("{label}: {e}"))?;
     Ok(OursCount { profile: profile.to_string(), depth, nodes, pruned, instructions })

@@ -18,7 +18,8 @@ use crate::position::Position;
 use crate::sliders::Sliders;
 use crate::tables::{BISHOP_LINES, KNIGHT_ATTACKS, PAWN_ATTACKS, ROOK_LINES};
 #[cfg(test)]
-use crate::types::{PieceType, Square};
+use crate::types::PieceType;
+use crate::types::Square;
 
 /// What the side to move needs to know, before moving, about checking the
 /// enemy king.
@@ -32,6 +33,8 @@ pub struct CheckInfo {
     /// and its bishop lines where we have a bishop or queen on them: a move
     /// from anywhere else uncovers no check.
     uncover: Bitboard,
+    /// The enemy king's square.
+    king: Square,
 }
 
 impl CheckInfo {
@@ -63,7 +66,7 @@ impl CheckInfo {
         if (bishop_lines & pos.bishop_likes(us)).is_nonempty() {
             uncover |= bishop_lines;
         }
-        CheckInfo { squares, uncover }
+        CheckInfo { squares, uncover, king }
     }
 
     /// `m` has been made in the position this information was computed
@@ -92,6 +95,37 @@ impl CheckInfo {
         (self.uncover.has(from) || !Self::is_plain(m)) && after.in_check()
     }
 
+    /// `m`, a quiet move of `before` other than castling, not yet made:
+    /// would it give check? Exact, and answered without making the move,
+    /// which is what lets the search prune such a move unmade.
+    ///
+    /// The direct check is read off the check squares as in
+    /// [`gives_check`](Self::gives_check). A move from a square on one of
+    /// the king's lines uncovers check when a slider of ours on that line
+    /// sees the king once `from` is empty and `to` is filled; the mover is
+    /// left out of the sliders, since from `to` it could only give the
+    /// direct check already tested.
+    #[inline(always)]
+    pub fn gives_check_unmade<S: Sliders>(&self, before: &Position, m: Move) -> bool {
+        debug_assert!(!m.is_tactical() && !m.is_castle(), "{m} is not a plain quiet move");
+        let (from, to) = (m.from().to_64(), m.to().to_64());
+        if self.squares[m.moved_kind().index()].has(to) {
+            return true;
+        }
+        if !self.uncover.has(from) {
+            return false;
+        }
+        let us = before.side_to_move();
+        let occupied = before.occupied().without(from).with(to);
+        // `from` lies on exactly one of the king's lines: a rook line or a
+        // bishop line.
+        if ROOK_LINES[self.king.index()].has(from) {
+            (S::rook(self.king, occupied) & before.rook_likes(us).without(from)).is_nonempty()
+        } else {
+            (S::bishop(self.king, occupied) & before.bishop_likes(us).without(from)).is_nonempty()
+        }
+    }
+
     /// Is `m` one whose direct check the check squares answer (not
     /// castling, en passant or a promotion)?
     #[inline(always)]
@@ -113,18 +147,22 @@ mod tests {
     use crate::sliders::FastSliders;
     use crate::tools::randpos::random_positions;
 
-    /// Every legal move of `pos`: the plain test against the scan after
-    /// make. Returns (plain moves, of them checks).
+    /// Every legal move of `pos`: the plain test, and for quiet moves the
+    /// test before make, against the scan after make. Returns (plain moves, of them checks).
     fn agree(pos: &Position) -> (usize, usize) {
         let info = CheckInfo::new::<FastSliders>(pos);
         let mut pos = pos.clone();
         let (mut plain, mut checks) = (0, 0);
         for m in legal_moves(&pos).iter().copied() {
+            let unmade = (!m.is_tactical() && !m.is_castle()).then(|| info.gives_check_unmade::<FastSliders>(&pos, m));
             pos.make(m);
             let scanned = pos.in_check();
             let told = info.gives_check(&pos, m);
             pos.unmake();
             assert_eq!(told, scanned, "{m} in {}", pos.to_fen());
+            if let Some(unmade) = unmade {
+                assert_eq!(unmade, scanned, "{m} unmade in {}", pos.to_fen());
+            }
             if CheckInfo::is_plain(m) {
                 plain += 1;
                 checks += scanned as usize;

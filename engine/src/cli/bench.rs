@@ -121,7 +121,7 @@ pub fn bench(a: BenchArgs) -> CliResult {
     }
     println!("total time (ms) : {}", elapsed.as_millis());
     println!("nodes           : {nodes} (moves made, as Crafty counts)");
-    println!("pruned          : {} of them made and pruned unsearched", report.pruned());
+    println!("pruned          : {} of them pruned unsearched", report.pruned());
     println!("nodes/second    : {nps}");
     println!(
         "eval calls      : {calls} (lazy {:.1}%, hash {:.1}%, full {:.1}%)",

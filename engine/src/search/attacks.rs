@@ -17,6 +17,10 @@ pub trait AttackRoutines {
     /// What a node computes once, before making its moves, for
     /// [`gives_check`](Self::gives_check).
     type CheckInfo: Copy;
+    /// Whether [`gives_check_unmade`](Self::gives_check_unmade) answers
+    /// without making the move. If not, the search makes a move it may
+    /// prune and asks [`gives_check`](Self::gives_check), the old way.
+    const CHECKS_UNMADE: bool;
     /// Is the side to move in check?
     fn in_check(pos: &Position) -> bool;
     /// The check information of `pos`'s side to move.
@@ -24,6 +28,10 @@ pub trait AttackRoutines {
     /// `m` has just been made in the position `info` was computed for, and
     /// `pos` is the position after it: is the side now to move in check?
     fn gives_check(pos: &Position, info: &Self::CheckInfo, m: Move) -> bool;
+    /// `m`, a quiet move of `pos` (the position `info` was computed for),
+    /// not yet made: would it give check? `pos` is left as it was. The
+    /// search asks this of a move it would prune unless it checks.
+    fn gives_check_unmade(pos: &mut Position, info: &Self::CheckInfo, m: Move) -> bool;
     /// Static exchange evaluation of `m`.
     fn see(pos: &Position, m: Move) -> i32;
     /// Is SEE of `m` surely negative, by a cheaper legal recapture?
@@ -42,6 +50,7 @@ pub struct BitboardAttacks;
 impl AttackRoutines for MailboxAttacks {
     /// Nothing: the old form scans the king's attackers after the move.
     type CheckInfo = ();
+    const CHECKS_UNMADE: bool = false;
 
     #[inline(always)]
     fn in_check(pos: &Position) -> bool {
@@ -57,6 +66,17 @@ impl AttackRoutines for MailboxAttacks {
         Self::in_check(pos)
     }
 
+    /// The old way: make the move, scan, take it back (the search does
+    /// not call it: [`CHECKS_UNMADE`](AttackRoutines::CHECKS_UNMADE) is
+    /// false; the equivalence checks do).
+    #[inline(always)]
+    fn gives_check_unmade(pos: &mut Position, _: &(), m: Move) -> bool {
+        pos.make(m);
+        let check = Self::in_check(pos);
+        pos.unmake();
+        check
+    }
+
     #[inline(always)]
     fn see(pos: &Position, m: Move) -> i32 {
         see::<MailboxAttackers>(pos, m)
@@ -70,6 +90,7 @@ impl AttackRoutines for MailboxAttacks {
 
 impl AttackRoutines for BitboardAttacks {
     type CheckInfo = CheckInfo;
+    const CHECKS_UNMADE: bool = true;
 
     #[inline(always)]
     fn in_check(pos: &Position) -> bool {
@@ -84,6 +105,19 @@ impl AttackRoutines for BitboardAttacks {
     #[inline(always)]
     fn gives_check(pos: &Position, info: &CheckInfo, m: Move) -> bool {
         info.gives_check(pos, m)
+    }
+
+    /// From the check information alone, except for castling (rare among
+    /// the moves asked about), which is made and scanned.
+    #[inline(always)]
+    fn gives_check_unmade(pos: &mut Position, info: &CheckInfo, m: Move) -> bool {
+        if m.is_castle() {
+            pos.make(m);
+            let check = info.gives_check(pos, m);
+            pos.unmake();
+            return check;
+        }
+        info.gives_check_unmade::<FastSliders>(pos, m)
     }
 
     #[inline(always)]

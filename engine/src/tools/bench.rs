@@ -64,7 +64,7 @@ pub struct BenchLine {
     pub fen: String,
     /// Nodes searched (moves made, as Crafty counts them).
     pub nodes: u64,
-    /// Of `nodes`, moves made and pruned unsearched.
+    /// Of `nodes`, moves pruned unsearched.
     pub pruned: u64,
     /// Search time.
     pub elapsed: Duration,
@@ -99,7 +99,7 @@ impl BenchReport {
         self.lines.iter().map(|l| l.nodes).sum()
     }
 
-    /// Of [`nodes`](Self::nodes), the moves made and pruned unsearched.
+    /// Of [`nodes`](Self::nodes), the moves pruned unsearched.
     pub fn pruned(&self) -> u64 {
         self.lines.iter().map(|l| l.pruned).sum()
     }

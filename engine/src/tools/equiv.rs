@@ -10,6 +10,7 @@
 //! | `sliders` | [`RayWalk`] | [`Magic`], PEXT | square: rook and bishop attacks |
 //! | `see` | SEE over mailbox lists | SEE over bitboard lists; SEE on bitboards end to end | every legal move |
 //! | `recapture` | [`loses_to_recapture_mailbox`] | [`loses_to_recapture_bitboard`] | every legal move: same answer, and SEE negative wherever it says "loses" |
+//! | `gives_check` | [`MailboxAttacks`] (scan after make) | [`BitboardAttacks`] (check squares after make; before make for quiet moves) | every legal move |
 //!
 //! The comparisons are generic over the implementations, so a test can feed
 //! a deliberately broken one through the same code and see it caught.
@@ -22,6 +23,7 @@ use crate::defects::{BitboardDefects, DefectCounter, MailboxDefects};
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::position::Position;
+use crate::search::{AttackRoutines, BitboardAttacks, MailboxAttacks};
 use crate::see::{loses_to_recapture_bitboard, loses_to_recapture_mailbox, see, see_bitboard};
 #[cfg(target_feature = "bmi2")]
 use crate::sliders::Pext;
@@ -121,6 +123,7 @@ pub fn run_equiv(positions: &[Position]) -> EquivReport {
         sliders_pair(positions),
         see_pair(positions),
         recapture_pair(positions),
+        gives_check_pair(positions),
     ];
     EquivReport { positions: positions.len(), pairs }
 }
@@ -182,6 +185,14 @@ pub fn recapture_pair(positions: &[Position]) -> PairReport {
         ("bitboard", loses_to_recapture_bitboard::<FastSliders>),
     );
     recapture
+}
+
+/// Does a move give check: the old scan after make against the new check
+/// squares, after make and (quiet moves) before it.
+pub fn gives_check_pair(positions: &[Position]) -> PairReport {
+    let mut gives_check = PairReport::new("gives_check");
+    compare_gives_check::<MailboxAttacks, BitboardAttacks>(positions, &mut gives_check);
+    gives_check
 }
 
 /// Positions generated and compared per chunk of [`run_equiv_random`], so
@@ -310,6 +321,26 @@ pub fn compare_recapture_fns(
     }
 }
 
+/// Every legal move: `A` and `B` on whether it gives check, after make,
+/// and for quiet moves also before make (one case per answer compared).
+pub fn compare_gives_check<A: AttackRoutines, B: AttackRoutines>(positions: &[Position], report: &mut PairReport) {
+    for (index, pos) in positions.iter().enumerate() {
+        let (info_a, info_b) = (A::check_info(pos), B::check_info(pos));
+        let mut after = pos.clone();
+        for &m in legal_moves(pos).iter() {
+            if !m.is_tactical() {
+                let (a, b) =
+                    (A::gives_check_unmade(&mut after, &info_a, m), B::gives_check_unmade(&mut after, &info_b, m));
+                report.record(a == b, index, pos, || format!("{m} gives check, asked before make: old {a}, new {b}"));
+            }
+            after.make(m);
+            let (a, b) = (A::gives_check(&after, &info_a, m), B::gives_check(&after, &info_b, m));
+            after.unmake();
+            report.record(a == b, index, pos, || format!("{m} gives check: old {a}, new {b}"));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -347,6 +378,32 @@ mod tests {
         }
     }
 
+    /// The bitboard routines, but blind to knight checks when asked before
+    /// make.
+    struct NoKnightChecksUnmade;
+    impl AttackRoutines for NoKnightChecksUnmade {
+        type CheckInfo = <BitboardAttacks as AttackRoutines>::CheckInfo;
+        const CHECKS_UNMADE: bool = true;
+        fn in_check(pos: &Position) -> bool {
+            BitboardAttacks::in_check(pos)
+        }
+        fn check_info(pos: &Position) -> Self::CheckInfo {
+            BitboardAttacks::check_info(pos)
+        }
+        fn gives_check(pos: &Position, info: &Self::CheckInfo, m: Move) -> bool {
+            BitboardAttacks::gives_check(pos, info, m)
+        }
+        fn gives_check_unmade(pos: &mut Position, info: &Self::CheckInfo, m: Move) -> bool {
+            m.moved_kind() != crate::PieceType::Knight && BitboardAttacks::gives_check_unmade(pos, info, m)
+        }
+        fn see(pos: &Position, m: Move) -> i32 {
+            BitboardAttacks::see(pos, m)
+        }
+        fn loses_to_recapture(pos: &Position, m: Move) -> bool {
+            BitboardAttacks::loses_to_recapture(pos, m)
+        }
+    }
+
     #[test]
     fn the_sweep_finds_planted_bugs() {
         let positions = random_positions(60, 3);
@@ -376,6 +433,12 @@ mod tests {
         let mut r = PairReport::new("recapture");
         compare_recapture_fns(&positions, &mut r, ("broken", pawn_guarded), ("broken too", pawn_guarded));
         assert!(r.differed > 0 && r.first.as_ref().is_some_and(|d| d.detail.contains("SEE")), "{r:?}");
+        let mut r = PairReport::new("gives_check");
+        compare_gives_check::<MailboxAttacks, NoKnightChecksUnmade>(&positions, &mut r);
+        assert!(r.differed > 0 && r.first.as_ref().is_some_and(|d| d.detail.contains("before make")), "{r:?}");
+        let mut r = PairReport::new("gives_check");
+        compare_gives_check::<MailboxAttacks, BitboardAttacks>(&positions, &mut r);
+        assert!(r.differed == 0 && r.compared > 60 * 20, "{r:?}");
     }
 
     #[test]

@@ -15,7 +15,8 @@
 //! the chain set), not a toggle in a mailbox context.
 
 use super::equiv::{
-    attackers_pair, defects_pair, is_attacked_pair, recapture_pair, see_pair, Difference, EquivReport, PairReport,
+    attackers_pair, defects_pair, gives_check_pair, is_attacked_pair, recapture_pair, see_pair, Difference,
+    EquivReport, PairReport,
 };
 use crate::defects::BitboardDefects;
 use crate::eval::mobility::{
@@ -202,7 +203,13 @@ pub fn compare_traces<A: MobilitySet + Default, B: MobilitySet + Default>(
 pub fn run_routine(routine: Routine, positions: &[Position]) -> EquivReport {
     let pairs = match routine {
         Routine::Attacks => {
-            vec![attackers_pair(positions), is_attacked_pair(positions), see_pair(positions), recapture_pair(positions)]
+            vec![
+                attackers_pair(positions),
+                is_attacked_pair(positions),
+                see_pair(positions),
+                recapture_pair(positions),
+                gives_check_pair(positions),
+            ]
         }
         Routine::Defects => vec![defects_pair(positions)],
         Routine::MobilityKnight => traces::<ChainWithMailboxKnight>(positions, "knight"),

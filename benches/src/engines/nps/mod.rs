@@ -22,8 +22,8 @@
 //! depth (`crafty-positions`), so the two engines are timed on the same
 //! positions, and its search summaries say how many of the nodes it counts
 //! are moves it made and then pruned unsearched. Our engine counts nodes
-//! the same way (one per move made) and its bench says how many were pruned
-//! moves, so the ratios are given both counted against counted and searched
+//! the same way (one per move made, and one per move pruned, made or not)
+//! and its bench says how many were pruned moves, so the ratios are given both counted against counted and searched
 //! positions against searched positions (`ours P searched /
 //! crafty-positions searched`). Each position is searched from a clean
 //! state: Crafty 23 gets `new` before each, in one process; Crafty 25,

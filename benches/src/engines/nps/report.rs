@@ -66,7 +66,7 @@ pub struct RunRecord {
     /// Crafty's search summaries, summed (`crafty-positions` runs only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub crafty: Option<CraftySearches>,
-    /// Of `nodes`, the moves our engine made and pruned unsearched (its
+    /// Of `nodes`, the moves our engine pruned unsearched (its
     /// bench's `pruned` line; our runs only, where the engine prints it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pruned: Option<u64>,
@@ -280,7 +280,7 @@ pub fn table(r: &NpsReport) -> String {
         if let (Some(pruned), EngineKind::Ours) = (first.pruned, e.kind) {
             let _ = writeln!(
                 s,
-                "  {}: {:.1}% of the nodes it counts are moves it made and pruned unsearched (nodes as Crafty \
+                "  {}: {:.1}% of the nodes it counts are moves it pruned unsearched (nodes as Crafty \
                  counts them); counting searched positions only: median {} nps",
                 e.label,
                 100.0 * pruned as f64 / first.nodes.max(1) as f64,
@@ -297,7 +297,7 @@ pub fn table(r: &NpsReport) -> String {
             (Some(pruned), Some(searched)) => writeln!(
                 s,
                 "  {}: Crafty's fixed-depth searches of our {} bench positions{reset}; {:.1}% of the nodes it \
-                 counts are moves it made and pruned unsearched (its {} counts, as Crafty rounds them: \
+                 counts are moves it pruned unsearched (its {} counts, as Crafty rounds them: \
                  {} ±{}); counting searched positions only: median {} nps",
                 e.label,
                 c.searches,
@@ -515,7 +515,7 @@ mod tests {
         assert_eq!(migration.per_round, vec![3.0, 3.0]);
         let rep = report(engines, r, 2);
         let t = table(&rep);
-        assert!(t.contains("ours bitboard: 40.0% of the nodes it counts are moves it made and pruned"), "{t}");
+        assert!(t.contains("ours bitboard: 40.0% of the nodes it counts are moves it pruned"), "{t}");
     }
 
     #[test]
