@@ -54,6 +54,7 @@ use crate::types::PieceType;
 use ordering::{class, key_class, order_key, History, Killers, ScoredMoves};
 use std::fmt;
 use std::marker::PhantomData;
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -612,6 +613,18 @@ impl<P: Profile> Searcher<P> {
         !self.aborted
     }
 
+    /// Count `n` moves pruned unsearched at once, as
+    /// [`count_pruned`](Self::count_pruned) counts one.
+    #[inline(always)]
+    fn count_pruned_many(&mut self, n: u64) -> bool {
+        self.pruned += n;
+        self.nodes += n;
+        if self.nodes >= self.next_poll {
+            self.poll();
+        }
+        !self.aborted
+    }
+
     /// One more node; every so many, check the limits.
     #[inline(always)]
     fn count_node(&mut self) {
@@ -819,9 +832,47 @@ impl<P: Profile> Searcher<P> {
         let mut quiets = FixedVec::<Move, MAX_QUIETS>::new();
         // Check information for the moves' gives-check test, set up once.
         let check_info = P::Attacks::check_info(pos);
+        // Once the futility bound is at or below alpha, or the next move is
+        // past the late move count, every quiet move still to come that may
+        // be pruned will be. With the new attack routines (gives-check
+        // known before make) those are then set aside in one pass instead of
+        // being picked one by one: `aside` holds their keys, and each is
+        // counted when the move it would have been picked before is picked
+        // (all of them when the node runs out of moves), so the counts are
+        // what picking them in turn gives.
+        let mut aside: Option<Range<usize>> = None;
+        let mut aside_counted = 0usize;
         loop {
+            if P::Attacks::CHECKS_UNMADE && stage == Stage::Quiet && aside.is_none() && searched > 0 {
+                if let Some(bound) = prune {
+                    if bound <= alpha || tried >= LMP_MOVES[depth as usize] {
+                        aside = Some(moves.set_aside_unpicked(|key| {
+                            let m = Move::from_raw(key as u32);
+                            key_class(key) == class::QUIET
+                                && !(m.moved_kind() == PieceType::Pawn && m.to().relative_rank(m.moved().color()) >= 5)
+                                && !P::Attacks::gives_check_unmade(pos, &check_info, m)
+                        }));
+                    }
+                }
+            }
             let floor = if stage == Stage::Quiet { 0 } else { QUIET_FLOOR };
-            let Some((m, move_key)) = moves.pick_at_least(floor) else {
+            let picked = moves.pick_at_least(floor);
+            // Count the set-aside moves that rank above this pick (every one
+            // left, when there is none).
+            if let Some(range) = &aside {
+                let above = match picked {
+                    Some((_, key)) => range.clone().filter(|&i| moves.key_at(i) > key).count(),
+                    None => range.len(),
+                };
+                if above > aside_counted {
+                    tried += above - aside_counted;
+                    if !self.count_pruned_many((above - aside_counted) as u64) {
+                        return 0;
+                    }
+                    aside_counted = above;
+                }
+            }
+            let Some((m, move_key)) = picked else {
                 stage = match stage {
                     Stage::Hash => Stage::Tactical,
                     Stage::Tactical => {

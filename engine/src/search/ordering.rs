@@ -15,6 +15,7 @@ use crate::moves::{Move, MAX_MOVES};
 use crate::position::Position;
 use crate::search::MAX_PLY;
 use crate::types::PieceType;
+use std::ops::Range;
 
 /// Ordering classes (higher first).
 pub mod class {
@@ -113,6 +114,36 @@ impl ScoredMoves {
     pub fn push(&mut self, key: u64) {
         self.sorted = false;
         self.keys.push(key);
+    }
+
+    /// Set aside the moves not yet picked whose key `aside` selects: they
+    /// are not picked, and the others are picked in the same order as
+    /// before. Returns the set-aside keys' index range, for
+    /// [`key_at`](Self::key_at), which stays valid until the next fill or
+    /// clear (they go where the picked keys were, which picking never
+    /// reads again).
+    #[inline(always)]
+    pub fn set_aside_unpicked(&mut self, mut aside: impl FnMut(u64) -> bool) -> Range<usize> {
+        let start = self.next;
+        let keys = self.keys.as_mut_slice();
+        // From the back: keys[kept..] hold the kept keys in their order,
+        // keys[i + 1..kept] the set-aside ones.
+        let mut kept = keys.len();
+        for i in (start..keys.len()).rev() {
+            if !aside(keys[i]) {
+                kept -= 1;
+                keys.swap(i, kept);
+            }
+        }
+        self.next = kept;
+        start..kept
+    }
+
+    /// The key at `index` (of a range from
+    /// [`set_aside_unpicked`](Self::set_aside_unpicked)).
+    #[inline(always)]
+    pub fn key_at(&self, index: usize) -> u64 {
+        self.keys.as_slice()[index]
     }
 
     #[inline(always)]
@@ -331,6 +362,38 @@ mod tests {
         staged.extend(list.as_slice(), |m| (m != first).then(|| key(m)));
         picked.extend(std::iter::from_fn(|| staged.pick().map(|(_, k)| k)));
         assert_eq!(picked, expected);
+    }
+
+    #[test]
+    fn setting_moves_aside_keeps_the_order_of_the_rest_and_their_keys() {
+        let pos = Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
+        let list = crate::movegen::legal_moves(&pos);
+        let key = |m: Move| order_key(class::QUIET, (m.raw().wrapping_mul(2_654_435_761) >> 20) as i32, m);
+        let mut expected: Vec<u64> = list.iter().map(|&m| key(m)).collect();
+        expected.sort_unstable_by(|a, b| b.cmp(a));
+        let aside = |k: u64| k % 3 != 0;
+        // Set aside before any pick (unsorted), after one (still selecting)
+        // and after the switch to sorting.
+        for picks_before in [0, 1, SORT_AFTER + 1] {
+            let mut moves = ScoredMoves::new();
+            moves.fill(list.as_slice(), key);
+            let mut picked: Vec<u64> = (0..picks_before).map(|_| moves.pick().unwrap().1).collect();
+            let range = moves.set_aside_unpicked(aside);
+            let mut set_aside: Vec<u64> = range.map(|i| moves.key_at(i)).collect();
+            picked.extend(std::iter::from_fn(|| moves.pick().map(|(_, k)| k)));
+            let kept: Vec<u64> = expected
+                .iter()
+                .copied()
+                .enumerate()
+                .filter(|&(i, k)| i < picks_before || !aside(k))
+                .map(|(_, k)| k)
+                .collect();
+            assert_eq!(picked, kept, "{picks_before} picks before");
+            set_aside.sort_unstable_by(|a, b| b.cmp(a));
+            let rest: Vec<u64> = expected[picks_before..].iter().copied().filter(|&k| aside(k)).collect();
+            assert_eq!(set_aside, rest, "{picks_before} picks before");
+            assert!(!rest.is_empty() && kept.len() > picks_before + 2);
+        }
     }
 
     #[test]
