@@ -249,6 +249,72 @@ fn stockfish_alone_is_enough_and_json_goes_to_stdout() {
 }
 
 #[test]
+fn another_build_of_our_engine_is_compared_profile_by_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = nps(
+        &[
+            "--engine",
+            s(&fixture("fake-engine.sh")),
+            "--base-engine",
+            s(&fixture("fake-engine-base.sh")),
+            "--engine-profile",
+            "bitboard",
+            "--runs",
+            "2",
+            "--out",
+            s(dir.path()),
+            "--no-plots",
+            "--json",
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: NpsReport = serde_json::from_slice(&out.stdout).expect("one JSON object on stdout");
+    let labels: Vec<(&str, bool)> = r.engines.iter().map(|e| (e.label.as_str(), e.base)).collect();
+    assert_eq!(labels, [("base bitboard", true), ("ours bitboard", false)]);
+    let pairs: Vec<(&str, &str, f64)> =
+        r.ratios.iter().map(|x| (x.ours.as_str(), x.theirs.as_str(), x.ratio.estimate)).collect();
+    // Both prune a quarter of their nodes: searched against searched is the same 1.25.
+    assert_eq!(
+        pairs,
+        [("ours bitboard", "base bitboard", 1.25), ("ours bitboard searched", "base bitboard searched", 1.25)]
+    );
+    // The same run printed as a table names the pair.
+    let out = nps(
+        &[
+            "--engine",
+            s(&fixture("fake-engine.sh")),
+            "--base-engine",
+            s(&fixture("fake-engine-base.sh")),
+            "--engine-profile",
+            "bitboard",
+            "--runs",
+            "1",
+            "--out",
+            s(dir.path()),
+            "--no-plots",
+        ],
+        &[],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && stdout.contains("ours bitboard          / base bitboard          1.250"), "{stdout}");
+    fails_with(
+        &nps(
+            &[
+                "--engine",
+                s(&fixture("fake-engine.sh")),
+                "--base-engine",
+                s(&dir.path().join("none")),
+                "--out",
+                s(dir.path()),
+            ],
+            &[],
+        ),
+        "--base-engine ",
+    );
+}
+
+#[test]
 fn baseline_failures_are_one_clear_line() {
     let dir = tempfile::tempdir().unwrap();
     let d = s(dir.path());

@@ -36,6 +36,11 @@ pub struct NpsCli {
     /// with one routine swapped (`engine bench --help`), e.g. bitboard-old-movegen.
     #[arg(long = "engine-profile", value_name = "P")]
     pub engine_profile: Vec<String>,
+    /// A second build of our engine to compare with, e.g. the commit before
+    /// a change: each --engine-profile of it runs in every round beside the
+    /// same profile of --engine, and the report gives `ours P / base P`.
+    #[arg(long = "base-engine", value_name = "PATH")]
+    pub base_engine: Option<PathBuf>,
     /// Depth of our `engine bench` [default: the bench's own].
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..))]
     pub depth: Option<u32>,
@@ -94,6 +99,7 @@ impl NpsCli {
             crafty: self.crafty.clone(),
             stockfish: self.stockfish.clone(),
             engine,
+            base_engine: self.base_engine.clone(),
             profiles,
             depth: self.depth,
             positions: self.positions.clone(),
@@ -121,6 +127,8 @@ pub struct NpsArgs {
     pub stockfish: Option<PathBuf>,
     /// Our engine binary.
     pub engine: PathBuf,
+    /// Another build of our engine, run beside it profile by profile.
+    pub base_engine: Option<PathBuf>,
     pub profiles: Vec<String>,
     /// `engine bench --depth`, when given.
     pub depth: Option<u32>,
@@ -142,8 +150,9 @@ pub struct NpsArgs {
 /// Check everything that can be checked before the first run.
 pub fn validate(a: &NpsArgs) -> Result<(), String> {
     let has_mailbox = a.profiles.iter().any(|p| p.parse::<ProfileKind>() == Ok(ProfileKind::Mailbox));
-    if a.crafty.is_none() && a.stockfish.is_none() && !(has_mailbox && a.profiles.len() >= 2) {
-        return Err("nothing to compare with: give --crafty PATH and/or --stockfish PATH, \
+    if a.crafty.is_none() && a.stockfish.is_none() && a.base_engine.is_none() && !(has_mailbox && a.profiles.len() >= 2)
+    {
+        return Err("nothing to compare with: give --crafty PATH, --stockfish PATH or --base-engine PATH, \
                     or run the mailbox profile beside another (--engine-profile mailbox --engine-profile bitboard)"
             .into());
     }
@@ -191,6 +200,9 @@ pub fn resolve_programs(a: &NpsArgs) -> Result<NpsArgs, String> {
     }
     a.engine = process::resolve_program(&a.engine)
         .map_err(|e| format!("our engine: {e} (build it: cargo build --release -p engine, or pass --engine PATH)"))?;
+    if let Some(p) = &mut a.base_engine {
+        *p = process::resolve_program(p).map_err(|e| format!("--base-engine {e}"))?;
+    }
     Ok(a)
 }
 
@@ -206,6 +218,7 @@ mod tests {
             crafty: None,
             stockfish: None,
             engine: PathBuf::from("/bin/sh"),
+            base_engine: None,
             profiles: vec!["bitboard".into()],
             depth: None,
             positions: None,
@@ -225,6 +238,13 @@ mod tests {
         assert_eq!(validate(&pair), Ok(()));
         pair.profiles = vec!["mailbox".into()];
         assert!(validate(&pair).unwrap_err().contains("nothing to compare with"));
+        // Another build of our engine is something to compare with.
+        let mut builds = base.clone();
+        builds.base_engine = Some(dir.path().join("nope"));
+        assert_eq!(validate(&builds), Ok(()));
+        assert!(resolve_programs(&builds).unwrap_err().starts_with("--base-engine "), "{builds:?}");
+        builds.base_engine = Some(PathBuf::from("sh"));
+        assert!(resolve_programs(&builds).unwrap().base_engine.unwrap().is_absolute());
         let mut a = base.clone();
         a.stockfish = Some(dir.path().join("nope"));
         assert!(resolve_programs(&a).unwrap_err().starts_with("--stockfish "));

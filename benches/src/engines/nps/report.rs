@@ -22,6 +22,10 @@ pub struct EngineReport {
     /// "ours bitboard", "stockfish", "crafty".
     pub label: String,
     pub kind: EngineKind,
+    /// A run of the `--base-engine` build (labelled `base P`), compared
+    /// with the same profile of our engine, and with nothing else.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub base: bool,
     pub program: String,
     pub args: Vec<String>,
     /// What was written to stdin, if anything (for a run of several
@@ -153,7 +157,7 @@ pub struct NpsReport {
 /// profiles over our mailbox profile (the migration's own speed-up; the
 /// two prune the same moves), all paired by round.
 pub fn ratios(engines: &[EngineReport]) -> Vec<NpsRatio> {
-    let ours = || engines.iter().filter(|e| e.kind == EngineKind::Ours);
+    let ours = || engines.iter().filter(|e| e.kind == EngineKind::Ours && !e.base);
     let mailbox_label = format!("ours {}", ProfileKind::Mailbox.name());
     // (ours, theirs, theirs counted by searched positions only)
     let mut pairs: Vec<(&EngineReport, &EngineReport, bool)> = Vec::new();
@@ -167,6 +171,16 @@ pub fn ratios(engines: &[EngineReport]) -> Vec<NpsRatio> {
     }
     if let Some(mailbox) = ours().find(|e| e.label == mailbox_label) {
         pairs.extend(ours().filter(|o| o.label != mailbox_label).map(|o| (o, mailbox, false)));
+    }
+    // Each profile over the same profile of the other build (the same
+    // bench arguments).
+    for o in ours() {
+        if let Some(b) = engines.iter().find(|e| e.base && e.args == o.args) {
+            pairs.push((o, b, false));
+            if o.searched_nps.is_some() && b.searched_nps.is_some() {
+                pairs.push((o, b, true));
+            }
+        }
     }
     pairs
         .into_iter()
@@ -336,6 +350,7 @@ mod tests {
         EngineReport {
             label: label.into(),
             kind,
+            base: false,
             program: "x".into(),
             args: vec![],
             stdin: None,
@@ -431,6 +446,40 @@ mod tests {
         assert_eq!(r[1].per_round, vec![3.0; 4]);
         // Without the mailbox profile there is nothing to pair.
         assert!(ratios(&engines[1..]).is_empty());
+    }
+
+    #[test]
+    fn each_profile_pairs_with_the_same_profile_of_the_base_build() {
+        let with_args = |mut e: EngineReport, profile: &str, base: bool| {
+            e.args = vec!["bench".into(), "--profile".into(), profile.into()];
+            e.base = base;
+            e
+        };
+        let engines = vec![
+            with_args(eng("base mailbox", EngineKind::Ours, &[100.0, 50.0]), "mailbox", true),
+            with_args(eng("ours mailbox", EngineKind::Ours, &[100.0, 50.0]), "mailbox", false),
+            with_args(eng("base bitboard", EngineKind::Ours, &[200.0, 100.0]), "bitboard", true),
+            with_args(eng("ours bitboard", EngineKind::Ours, &[250.0, 125.0]), "bitboard", false),
+            eng("stockfish", EngineKind::Stockfish, &[100.0, 50.0]),
+        ];
+        let r = ratios(&engines);
+        let pairs: Vec<(&str, &str)> = r.iter().map(|x| (x.ours.as_str(), x.theirs.as_str())).collect();
+        // The base build is compared with its twin profile only.
+        assert_eq!(
+            pairs,
+            [
+                ("ours mailbox", "stockfish"),
+                ("ours bitboard", "stockfish"),
+                ("ours bitboard", "ours mailbox"),
+                ("ours mailbox", "base mailbox"),
+                ("ours bitboard", "base bitboard"),
+            ]
+        );
+        assert_eq!(r[4].per_round, vec![1.25, 1.25]);
+        assert_eq!(r[3].ratio.estimate, 1.0);
+        let json = serde_json::to_value(&engines[0]).unwrap();
+        assert_eq!(json["base"], true);
+        assert!(serde_json::to_value(&engines[1]).unwrap().get("base").is_none(), "left out when false");
     }
 
     #[test]

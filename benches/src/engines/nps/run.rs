@@ -29,6 +29,8 @@ struct Plan {
     crafty_reset: Option<baseline_engine::CraftyReset>,
     /// Searches the stdin script asks for (`crafty-positions` only).
     positions: usize,
+    /// A run of the `--base-engine` build.
+    base: bool,
 }
 
 /// The FENs our bench searches: the positions file's, or the built-in set.
@@ -53,6 +55,20 @@ fn plans(a: &NpsArgs, fens: &[String], crafty_reset: baseline_engine::CraftyRese
         if let Some(path) = &a.positions {
             args.extend(["--positions".to_string(), path.display().to_string()]);
         }
+        // The other build's same profile, with the same arguments.
+        if let Some(base) = &a.base_engine {
+            v.push(Plan {
+                label: format!("base {p}"),
+                kind: EngineKind::Ours,
+                program: base.clone(),
+                args: args.clone(),
+                processes: vec![None],
+                home_is_cwd: false,
+                crafty_reset: None,
+                positions: 0,
+                base: true,
+            });
+        }
         v.push(Plan {
             label: format!("ours {p}"),
             kind: EngineKind::Ours,
@@ -62,6 +78,7 @@ fn plans(a: &NpsArgs, fens: &[String], crafty_reset: baseline_engine::CraftyRese
             home_is_cwd: false,
             crafty_reset: None,
             positions: 0,
+            base: false,
         });
     }
     if let Some(sf) = &a.stockfish {
@@ -76,6 +93,7 @@ fn plans(a: &NpsArgs, fens: &[String], crafty_reset: baseline_engine::CraftyRese
             home_is_cwd: false,
             crafty_reset: None,
             positions: 0,
+            base: false,
         });
     }
     if let Some(c) = &a.crafty {
@@ -88,6 +106,7 @@ fn plans(a: &NpsArgs, fens: &[String], crafty_reset: baseline_engine::CraftyRese
             home_is_cwd: true,
             crafty_reset: None,
             positions: 0,
+            base: false,
         });
         if let Some(depth) = a.crafty_positions_depth {
             let fens: Vec<&str> = fens.iter().map(String::as_str).collect();
@@ -109,6 +128,7 @@ fn plans(a: &NpsArgs, fens: &[String], crafty_reset: baseline_engine::CraftyRese
                 home_is_cwd: true,
                 crafty_reset: Some(crafty_reset),
                 positions: fens.len(),
+                base: false,
             });
         }
     }
@@ -262,6 +282,7 @@ pub fn run(a: &NpsArgs) -> Result<NpsReport, String> {
             EngineReport {
                 label: p.label.clone(),
                 kind: p.kind,
+                base: p.base,
                 program: p.program.display().to_string(),
                 args: p.args.clone(),
                 stdin: p.processes.iter().flatten().cloned().reduce(|all, one| all + &one),
