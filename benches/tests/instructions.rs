@@ -93,12 +93,58 @@ fn crafty_23_searches_every_position_in_one_process() {
 }
 
 #[test]
+fn a_build_against_itself_searches_the_same_tree_at_the_same_cost() {
+    let engine = engine();
+    let engine = engine.to_str().unwrap();
+    let args = ["--engine", engine, "--base-engine", engine, "--depth", "3", "--engine-profile", "mailbox"];
+    let out = instructions(&[&args[..], &["--json"]].concat(), &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: InstructionsReport = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r.base_engine.as_deref(), Some(engine));
+    let (ours, base) = r.base_pairs().next().expect("mailbox counted in both builds");
+    assert_eq!((ours.profile.as_str(), ours.nodes, ours.pruned), ("mailbox", base.nodes, base.pruned));
+    // The search is deterministic: the counts agree to well within 0.1%.
+    let ratio = ours.per_searched_node() / base.per_searched_node();
+    assert!((ratio - 1.0).abs() < 1e-3, "{ratio}");
+    // A relative path works too (callgrind runs elsewhere).
+    let dir = Path::new(engine).parent().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_boardbench"))
+        .current_dir(dir)
+        .args(["instructions", "--engine", "./engine", "--base-engine", "engine"])
+        .args(&args[4..])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("base, mailbox, searched"), "{text}");
+    assert!(text.contains(&format!("the same tree ({} nodes)", group(ours.nodes))), "{text}");
+}
+
+/// `n` with thousands separators, as the table prints counts.
+fn group(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[test]
 fn bad_input_is_named() {
     let engine = engine();
     let engine = engine.to_str().unwrap();
     fails_with(&instructions(&["--engine", engine, "--crafty", "/nonexistent/crafty"], &[]), "--crafty");
     fails_with(&instructions(&["--engine", engine, "--engine-profile", "bitbored"], &[]), "--engine-profile");
     fails_with(&instructions(&["--engine", "/nonexistent/engine"], &[]), "our engine");
+    fails_with(&instructions(&["--engine", engine, "--base-engine", "/nonexistent/engine"], &[]), "--base-engine");
+    // A base build that is not our engine says which build failed.
+    fails_with(
+        &instructions(&["--engine", engine, "--depth", "1", "--base-engine", "/bin/true"], &[]),
+        "--base-engine /bin/true: engine bench --profile bitboard: no JSON object",
+    );
     fails_with(&instructions(&["--engine", engine, "--valgrind", "/nonexistent/valgrind"], &[]), "valgrind is needed");
     // A Crafty that fails, and one that refuses every other position.
     let crafty = fixture("fake-crafty.sh");

@@ -297,7 +297,10 @@ fn another_build_of_our_engine_is_compared_profile_by_profile() {
         &[],
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success() && stdout.contains("ours bitboard          / base bitboard          1.250"), "{stdout}");
+    assert!(
+        out.status.success() && stdout.contains("ours bitboard          / base bitboard          1.250"),
+        "{stdout}"
+    );
     fails_with(
         &nps(
             &[

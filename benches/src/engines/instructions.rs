@@ -47,6 +47,14 @@ pub struct InstructionsCli {
     /// Our profiles to count (repeat the flag) [default: bitboard].
     #[arg(long = "engine-profile", value_name = "P")]
     pub engine_profile: Vec<String>,
+    /// Another build of our engine (e.g. the commit before a change): the
+    /// same profiles are counted in it, and the report gives each
+    /// profile's instructions per position searched over the other
+    /// build's, and whether the two searched the same tree. Build both the
+    /// same way (`cargo build --release -p engine`): a workspace build
+    /// unifies dependency features and alone moved a count by 1%.
+    #[arg(long = "base-engine", value_name = "PATH")]
+    pub base_engine: Option<PathBuf>,
     /// Depth of our `engine bench`.
     #[arg(long, value_name = "D", default_value_t = 9, value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: u32,
@@ -134,7 +142,20 @@ pub struct InstructionsReport {
     pub position_count: usize,
     pub valgrind: String,
     pub ours: Vec<OursCount>,
+    /// The `--base-engine` build's program, when one was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_engine: Option<String>,
+    /// Its counts, profile by profile as in `ours`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub base: Vec<OursCount>,
     pub crafty: Option<CraftyCount>,
+}
+
+impl InstructionsReport {
+    /// Each profile counted in both builds: (ours, the base build's).
+    pub fn base_pairs(&self) -> impl Iterator<Item = (&OursCount, &OursCount)> {
+        self.ours.iter().filter_map(|o| Some((o, self.base.iter().find(|b| b.profile == o.profile)?)))
+    }
 }
 
 /// Run from the command line: the table (or JSON) on stdout; exit status.
@@ -153,9 +174,15 @@ pub fn run(c: &InstructionsCli) -> Result<InstructionsReport, String> {
         Some(p) => p.clone(),
         None => crate::workspace::engine_beside_this_program()?,
     };
-    process::check_executable(&engine).map_err(|e| format!("our engine: {e} (build it: cargo build --release)"))?;
+    // Absolute: callgrind runs in a temporary directory.
+    let engine =
+        process::resolve_program(&engine).map_err(|e| format!("our engine: {e} (build it: cargo build --release)"))?;
     let crafty = match &c.crafty {
         Some(p) => Some(process::resolve_program(p).map_err(|e| format!("--crafty: {e}"))?),
+        None => None,
+    };
+    let base_engine = match &c.base_engine {
+        Some(p) => Some(process::resolve_program(p).map_err(|e| format!("--base-engine: {e}"))?),
         None => None,
     };
     let profiles = if c.engine_profile.is_empty() { vec!["bitboard".to_string()] } else { c.engine_profile.clone() };
@@ -173,6 +200,14 @@ pub fn run(c: &InstructionsCli) -> Result<InstructionsReport, String> {
     for p in &profiles {
         ours.push(count_ours(&valgrind, &engine, p, c.depth, positions.as_deref(), timeout)?);
     }
+    let mut base = Vec::new();
+    if let Some(b) = &base_engine {
+        for p in &profiles {
+            let count = count_ours(&valgrind, b, p, c.depth, positions.as_deref(), timeout)
+                .map_err(|e| format!("--base-engine {}: {e}", b.display()))?;
+            base.push(count);
+        }
+    }
     let crafty = match &crafty {
         Some(path) => Some(count_crafty(&valgrind, path, &fens, c.crafty_depth, timeout)?),
         None => None,
@@ -182,6 +217,8 @@ pub fn run(c: &InstructionsCli) -> Result<InstructionsReport, String> {
         position_count: fens.len(),
         valgrind: valgrind.display().to_string(),
         ours,
+        base_engine: base_engine.map(|b| b.display().to_string()),
+        base,
         crafty,
     })
 }
@@ -358,25 +395,10 @@ pub fn table(r: &InstructionsReport) -> String {
         r.position_count, r.positions, "engine", "depth", "nodes", "instructions", "per node"
     );
     for o in &r.ours {
-        s.push_str(&format!(
-            "{:<28} {:>6} {:>13} {:>16} {:>10.1}\n",
-            format!("ours, {}", o.profile),
-            o.depth,
-            group(o.nodes),
-            group(o.instructions),
-            o.per_node()
-        ));
-        if let Some(pruned) = o.pruned {
-            s.push_str(&format!(
-                "{:<28} {:>6} {:>13} {:>16} {:>10.1}   (pruned unsearched: {})\n",
-                format!("ours, {}, searched", o.profile),
-                o.depth,
-                group(o.nodes - pruned),
-                "",
-                o.per_searched_node(),
-                group(pruned)
-            ));
-        }
+        s.push_str(&count_rows(&format!("ours, {}", o.profile), o));
+    }
+    for o in &r.base {
+        s.push_str(&count_rows(&format!("base, {}", o.profile), o));
     }
     if let Some(c) = &r.crafty {
         s.push_str(&format!(
@@ -415,6 +437,55 @@ pub fn table(r: &InstructionsReport) -> String {
                 c.per_searched_node().map_or(String::new(), |p| format!(", searched {:.3}", p / o.per_searched_node()));
             s.push_str(&format!("  {:<12} counted {:.3}{searched}\n", o.profile, c.per_counted_node() / o.per_node()));
         }
+    }
+    if let Some(b) = &r.base_engine {
+        s.push_str(&format!("\nThis build against the base build ({b}), instructions per position searched:\n"));
+        for (o, b) in r.base_pairs() {
+            let ratio = o.per_searched_node() / b.per_searched_node();
+            let tree = if (o.nodes, o.pruned) == (b.nodes, b.pruned) {
+                format!("the same tree ({} nodes)", group(o.nodes))
+            } else {
+                format!(
+                    "trees differ: {} nodes ({} pruned) against {} ({})",
+                    group(o.nodes),
+                    group(o.pruned.unwrap_or(0)),
+                    group(b.nodes),
+                    group(b.pruned.unwrap_or(0))
+                )
+            };
+            s.push_str(&format!(
+                "  {:<12} {:.1} against {:.1}: {ratio:.4} ({:+.1}%); {tree}\n",
+                o.profile,
+                o.per_searched_node(),
+                b.per_searched_node(),
+                (ratio - 1.0) * 100.0
+            ));
+        }
+    }
+    s
+}
+
+/// One counted profile's rows: per node, and per position searched where
+/// the bench counts its pruned moves.
+fn count_rows(label: &str, o: &OursCount) -> String {
+    let mut s = format!(
+        "{:<28} {:>6} {:>13} {:>16} {:>10.1}\n",
+        label,
+        o.depth,
+        group(o.nodes),
+        group(o.instructions),
+        o.per_node()
+    );
+    if let Some(pruned) = o.pruned {
+        s.push_str(&format!(
+            "{:<28} {:>6} {:>13} {:>16} {:>10.1}   (pruned unsearched: {})\n",
+            format!("{label}, searched"),
+            o.depth,
+            group(o.nodes - pruned),
+            "",
+            o.per_searched_node(),
+            group(pruned)
+        ));
     }
     s
 }
@@ -484,6 +555,8 @@ mod tests {
                 pruned: None,
                 instructions: 1_500_000,
             }],
+            base_engine: None,
+            base: vec![],
             crafty: Some(CraftyCount {
                 depth: 10,
                 searches,
@@ -512,12 +585,44 @@ mod tests {
     }
 
     #[test]
+    fn each_profile_is_given_over_the_base_builds() {
+        let count = |profile: &str, nodes, pruned, instructions| OursCount {
+            profile: profile.into(),
+            depth: 8,
+            nodes,
+            pruned: Some(pruned),
+            instructions,
+        };
+        let r = InstructionsReport {
+            positions: "built-in bench".into(),
+            position_count: 20,
+            valgrind: "valgrind".into(),
+            // 2,000 and 5,000 per position searched against 2,500 and 5,000.
+            ours: vec![count("bitboard", 3_000, 1_000, 4_000_000), count("mailbox", 3_000, 1_000, 10_000_000)],
+            base_engine: Some("/tmp/engine-old".into()),
+            base: vec![count("mailbox", 3_200, 1_000, 11_000_000), count("bitboard", 3_000, 1_000, 5_000_000)],
+            crafty: None,
+        };
+        let pairs: Vec<(&str, &str)> = r.base_pairs().map(|(o, b)| (o.profile.as_str(), b.profile.as_str())).collect();
+        assert_eq!(pairs, [("bitboard", "bitboard"), ("mailbox", "mailbox")]);
+        let t = table(&r);
+        assert!(t.contains("base, bitboard, searched") && t.contains("2500.0"), "{t}");
+        assert!(t.contains("against the base build (/tmp/engine-old)"), "{t}");
+        assert!(t.contains("bitboard     2000.0 against 2500.0: 0.8000 (-20.0%); the same tree (3,000 nodes)"), "{t}");
+        assert!(t.contains("mailbox      5000.0 against 5000.0: 1.0000 (+0.0%); trees differ: 3,000 nodes"), "{t}");
+        // Without a base build the JSON carries neither field.
+        let json = serde_json::to_value(InstructionsReport { base_engine: None, base: vec![], ..r }).unwrap();
+        assert!(json.get("base").is_none() && json.get("base_engine").is_none(), "{json}");
+    }
+
+    #[test]
     fn a_missing_valgrind_is_named() {
         let c = InstructionsCli {
             crafty: None,
             crafty_depth: 10,
             engine: None,
             engine_profile: vec![],
+            base_engine: None,
             depth: 9,
             positions: None,
             valgrind: PathBuf::from("/nonexistent/valgrind"),
