@@ -64,6 +64,10 @@ enum Command {
     /// score with LOWER95, Elo, and an SPRT. Exit 0 H1 accepted, 3 H0
     /// accepted (rejected), 4 inconclusive, 1 error, 2 usage.
     Match(boardbench::strength::cli::MatchCli),
+    /// One verdict from several runs of one match played at once (one per
+    /// core, each with its own --seed): their pairs summed, the score with
+    /// LOWER95, Elo, and the SPRT over all of them. Exit as `match`.
+    Pool(boardbench::strength::pool::PoolCli),
     /// The curated-suite head reference: `save` a fixed-depth run, `compare`
     /// a candidate with it (exit 3 on a solve-count regression), `curate`
     /// the suites.
@@ -233,6 +237,7 @@ fn dispatch(command: &Command) -> Result<i32, String> {
         Command::Load(a) => gate::load::load_main(a),
         Command::GateCases(a) => gate::instructions::cases::cases_main(a),
         Command::Match(a) => boardbench::strength::cli::match_main(a),
+        Command::Pool(a) => boardbench::strength::pool::main(a),
         Command::Reference(a) => boardbench::strength::cli::reference_main(a),
         Command::Retire(a) => boardbench::verdict::cli::retire_main(a),
         Command::Cutlist(a) => boardbench::verdict::cli::cutlist_main(a),

@@ -237,6 +237,40 @@ fn the_sprt_stops_the_match_and_sets_the_exit_status() {
     assert!(report["stopped"].as_str().unwrap().starts_with("SPRT: H0 accepted"));
 }
 
+#[test]
+fn two_runs_of_one_match_pool_into_one_verdict() {
+    let (one, two) = (Setup::new(&[START]), Setup::new(&[START]));
+    let winner = fake("play 0 e2e4 e7e5");
+    let crasher = fake("crash 0 e2e4 e7e5");
+    let limits = ["--nodes", "10", "--games", "4", "--sprt", "0,100"];
+    let (out, first) = one.run(&winner, &crasher, &[&limits[..], &["--seed", "1"]].concat());
+    assert_eq!(code(&out), 4, "{}", stderr(&out));
+    // The same openings file for both runs: that is part of what makes them one match.
+    let openings = one.openings();
+    let out_two = two.out().display().to_string();
+    let args = [
+        &["match", &winner, &crasher, "--openings", &openings, "--out", &out_two, "--quiet"][..],
+        &limits,
+        &["--seed", "2"],
+    ];
+    assert_eq!(code(&boardbench(&args.concat())), 4);
+    let (a, b) = (one.out().display().to_string(), two.out().join("match.json").display().to_string());
+    let out = boardbench(&["pool", &a, &b, "--json"]);
+    let pooled: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    assert_eq!(pooled["tally"]["wins"], 2 * first["tally"]["wins"].as_u64().unwrap(), "{pooled}");
+    assert_eq!(pooled["tally"]["pentanomial"][4], 4, "{pooled}");
+    let verdict = pooled["verdict"].as_str().unwrap();
+    assert_eq!(code(&out), if verdict == "accept_h1" { 0 } else { 4 }, "{verdict}");
+    let text = String::from_utf8_lossy(&boardbench(&["pool", &a, &b]).stdout).into_owned();
+    assert!(text.contains("pooled 2 runs, games 8: A +8 =0 -0"), "{text}");
+    // The same run twice, and a run of another match, are refused.
+    fails_with(&boardbench(&["pool", &a, &a]), "both played --seed 1");
+    let (out, _) = two.run(&crasher, &winner, &[&limits[..], &["--seed", "3"]].concat());
+    assert_eq!(code(&out), 4, "{}", stderr(&out));
+    fails_with(&boardbench(&["pool", &a, &b]), "not the same match");
+    fails_with(&boardbench(&["pool", &a]), "RUN");
+}
+
 /// Non-zero exit, one line on stderr containing `want`, no panic.
 fn fails_with(out: &Output, want: &str) {
     let err = stderr(out);

@@ -18,6 +18,7 @@ pub mod game;
 pub mod match_run;
 pub mod openings;
 pub mod pgn;
+pub mod pool;
 pub mod reference;
 pub mod rules;
 pub mod score;
