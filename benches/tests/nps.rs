@@ -251,23 +251,10 @@ fn stockfish_alone_is_enough_and_json_goes_to_stdout() {
 #[test]
 fn another_build_of_our_engine_is_compared_profile_by_profile() {
     let dir = tempfile::tempdir().unwrap();
-    let out = nps(
-        &[
-            "--engine",
-            s(&fixture("fake-engine.sh")),
-            "--base-engine",
-            s(&fixture("fake-engine-base.sh")),
-            "--engine-profile",
-            "bitboard",
-            "--runs",
-            "2",
-            "--out",
-            s(dir.path()),
-            "--no-plots",
-            "--json",
-        ],
-        &[],
-    );
+    let (ours, base) = (fixture("fake-engine.sh"), fixture("fake-engine-base.sh"));
+    let builds = ["--engine", s(&ours), "--base-engine", s(&base), "--engine-profile", "bitboard"];
+    let rest = ["--out", s(dir.path()), "--no-plots"];
+    let out = nps(&[&builds[..], &rest, &["--runs", "2", "--json"]].concat(), &[]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let r: NpsReport = serde_json::from_slice(&out.stdout).expect("one JSON object on stdout");
     let labels: Vec<(&str, bool)> = r.engines.iter().map(|e| (e.label.as_str(), e.base)).collect();
@@ -280,41 +267,14 @@ fn another_build_of_our_engine_is_compared_profile_by_profile() {
         [("ours bitboard", "base bitboard", 1.25), ("ours bitboard searched", "base bitboard searched", 1.25)]
     );
     // The same run printed as a table names the pair.
-    let out = nps(
-        &[
-            "--engine",
-            s(&fixture("fake-engine.sh")),
-            "--base-engine",
-            s(&fixture("fake-engine-base.sh")),
-            "--engine-profile",
-            "bitboard",
-            "--runs",
-            "1",
-            "--out",
-            s(dir.path()),
-            "--no-plots",
-        ],
-        &[],
-    );
+    let out = nps(&[&builds[..], &rest, &["--runs", "1"]].concat(), &[]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success() && stdout.contains("ours bitboard          / base bitboard          1.250"),
         "{stdout}"
     );
-    fails_with(
-        &nps(
-            &[
-                "--engine",
-                s(&fixture("fake-engine.sh")),
-                "--base-engine",
-                s(&dir.path().join("none")),
-                "--out",
-                s(dir.path()),
-            ],
-            &[],
-        ),
-        "--base-engine ",
-    );
+    let none = dir.path().join("none");
+    fails_with(&nps(&["--engine", s(&ours), "--base-engine", s(&none), "--out", s(dir.path())], &[]), "--base-engine ");
 }
 
 #[test]

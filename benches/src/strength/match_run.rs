@@ -409,6 +409,41 @@ fn progress(tty: bool, number: u64, max: u64, tally: &Tally, sprt: &Sprt, llr: f
     let _ = err.flush();
 }
 
+/// The score with LOWER95 and the Elo of the pairs counted in `tally`,
+/// for people (two lines).
+pub(crate) fn estimate_lines(tally: &Tally) -> String {
+    let mut s = String::new();
+    match Estimate::of(tally) {
+        Some(e) => {
+            s.push_str(&format!(
+                "score {:.4} [95%: {:.4}, {:.4}]  LOWER95 {:.4}\n",
+                e.score, e.score_interval[0], e.score_interval[1], e.score_interval[0]
+            ));
+            s.push_str(&format!(
+                "Elo {} [{}, {}] (logistic)",
+                show_elo(e.elo, e.score - 0.5),
+                show_elo(e.elo_interval[0], e.score_interval[0] - 0.5),
+                show_elo(e.elo_interval[1], e.score_interval[1] - 0.5)
+            ));
+            match (e.nelo, e.nelo_interval) {
+                (Some(n), Some([lo, hi])) => s.push_str(&format!("; nElo {n:+.1} [{lo:+.1}, {hi:+.1}]\n")),
+                _ => s.push_str("; nElo undefined (every pair scored alike)\n"),
+            }
+        }
+        None => s.push_str("no complete pair\n"),
+    }
+    s
+}
+
+/// What a verdict means, for people.
+pub(crate) fn outcome(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::AcceptH1 => "H1 accepted: A is stronger",
+        Verdict::AcceptH0 => "H0 accepted: H1 rejected",
+        Verdict::Continue => "inconclusive",
+    }
+}
+
 /// The result for people.
 fn summary(
     plan: &MatchPlan,
@@ -434,31 +469,9 @@ fn summary(
         tally.pentanomial[3],
         tally.pentanomial[4]
     ));
-    match Estimate::of(tally) {
-        Some(e) => {
-            s.push_str(&format!(
-                "score {:.4} [95%: {:.4}, {:.4}]  LOWER95 {:.4}\n",
-                e.score, e.score_interval[0], e.score_interval[1], e.score_interval[0]
-            ));
-            s.push_str(&format!(
-                "Elo {} [{}, {}] (logistic)",
-                show_elo(e.elo, e.score - 0.5),
-                show_elo(e.elo_interval[0], e.score_interval[0] - 0.5),
-                show_elo(e.elo_interval[1], e.score_interval[1] - 0.5)
-            ));
-            match (e.nelo, e.nelo_interval) {
-                (Some(n), Some([lo, hi])) => s.push_str(&format!("; nElo {n:+.1} [{lo:+.1}, {hi:+.1}]\n")),
-                _ => s.push_str("; nElo undefined (every pair scored alike)\n"),
-            }
-        }
-        None => s.push_str("no complete pair\n"),
-    }
+    s.push_str(&estimate_lines(tally));
     let (lower, upper) = plan.sprt.bounds();
-    let outcome = match verdict {
-        Verdict::AcceptH1 => "H1 accepted: A is stronger",
-        Verdict::AcceptH0 => "H0 accepted: H1 rejected",
-        Verdict::Continue => "inconclusive",
-    };
+    let outcome = outcome(verdict);
     s.push_str(&format!(
         "SPRT [{}, {}] {} Elo, alpha {} beta {}: LLR {llr:.3} (bounds {lower:.3}, {upper:.3}): {outcome}\n",
         plan.sprt.elo0, plan.sprt.elo1, plan.sprt.model, plan.sprt.alpha, plan.sprt.beta

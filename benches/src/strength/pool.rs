@@ -10,8 +10,8 @@
 //! pool can be taken while the runs are still going; it then judges the
 //! pairs played so far.
 
-use super::match_run::{EXIT_ACCEPTED, EXIT_INCONCLUSIVE, EXIT_REJECTED};
-use super::score::{show_elo, Estimate, Tally};
+use super::match_run::{estimate_lines, outcome, EXIT_ACCEPTED, EXIT_INCONCLUSIVE, EXIT_REJECTED};
+use super::score::{Estimate, Tally};
 use super::sprt::{Sprt, Verdict};
 use serde::Serialize;
 use serde_json::Value;
@@ -198,31 +198,9 @@ pub fn summary(p: &Pool) -> String {
         t.pentanomial[3],
         t.pentanomial[4]
     ));
-    match &p.estimate {
-        Some(e) => {
-            s.push_str(&format!(
-                "score {:.4} [95%: {:.4}, {:.4}]  LOWER95 {:.4}\nElo {} [{}, {}] (logistic)",
-                e.score,
-                e.score_interval[0],
-                e.score_interval[1],
-                e.lower95(),
-                show_elo(e.elo, e.score - 0.5),
-                show_elo(e.elo_interval[0], e.score_interval[0] - 0.5),
-                show_elo(e.elo_interval[1], e.score_interval[1] - 0.5)
-            ));
-            match (e.nelo, e.nelo_interval) {
-                (Some(n), Some([lo, hi])) => s.push_str(&format!("; nElo {n:+.1} [{lo:+.1}, {hi:+.1}]\n")),
-                _ => s.push_str("; nElo undefined (every pair scored alike)\n"),
-            }
-        }
-        None => s.push_str("no complete pair\n"),
-    }
+    s.push_str(&estimate_lines(t));
     let (lower, upper) = p.sprt.bounds();
-    let outcome = match p.verdict {
-        Verdict::AcceptH1 => "H1 accepted: A is stronger",
-        Verdict::AcceptH0 => "H0 accepted: H1 rejected",
-        Verdict::Continue => "inconclusive",
-    };
+    let outcome = outcome(p.verdict);
     s.push_str(&format!(
         "SPRT [{}, {}] {} Elo, alpha {} beta {}, over the pooled pairs: LLR {:.2} [{lower:.2}, {upper:.2}]: {outcome}\n",
         p.sprt.elo0, p.sprt.elo1, p.sprt.model, p.sprt.alpha, p.sprt.beta, p.llr
