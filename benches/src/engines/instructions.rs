@@ -196,18 +196,15 @@ pub fn run(c: &InstructionsCli) -> Result<InstructionsReport, String> {
     let fens = crate::engines::nps::run::bench_fens(positions.as_deref())?;
     let timeout = Duration::from_secs(c.timeout);
 
-    let mut ours = Vec::new();
-    for p in &profiles {
-        ours.push(count_ours(&valgrind, &engine, p, c.depth, positions.as_deref(), timeout)?);
-    }
-    let mut base = Vec::new();
-    if let Some(b) = &base_engine {
-        for p in &profiles {
-            let count = count_ours(&valgrind, b, p, c.depth, positions.as_deref(), timeout)
-                .map_err(|e| format!("--base-engine {}: {e}", b.display()))?;
-            base.push(count);
-        }
-    }
+    // Every profile asked for, counted in one build of our engine.
+    let count_profiles = |engine: &Path| -> Result<Vec<OursCount>, String> {
+        profiles.iter().map(|p| count_ours(&valgrind, engine, p, c.depth, positions.as_deref(), timeout)).collect()
+    };
+    let ours = count_profiles(&engine)?;
+    let base = match &base_engine {
+        Some(b) => count_profiles(b).map_err(|e| format!("--base-engine {}: {e}", b.display()))?,
+        None => Vec::new(),
+    };
     let crafty = match &crafty {
         Some(path) => Some(count_crafty(&valgrind, path, &fens, c.crafty_depth, timeout)?),
         None => None,

@@ -55,31 +55,23 @@ fn plans(a: &NpsArgs, fens: &[String], crafty_reset: baseline_engine::CraftyRese
         if let Some(path) = &a.positions {
             args.extend(["--positions".to_string(), path.display().to_string()]);
         }
-        // The other build's same profile, with the same arguments.
-        if let Some(base) = &a.base_engine {
-            v.push(Plan {
-                label: format!("base {p}"),
-                kind: EngineKind::Ours,
-                program: base.clone(),
-                args: args.clone(),
-                processes: vec![None],
-                home_is_cwd: false,
-                crafty_reset: None,
-                positions: 0,
-                base: true,
-            });
-        }
-        v.push(Plan {
-            label: format!("ours {p}"),
+        // One `engine bench` run of this profile by `program`.
+        let bench = |label: String, program: &PathBuf, base: bool| Plan {
+            label,
             kind: EngineKind::Ours,
-            program: a.engine.clone(),
-            args,
+            program: program.clone(),
+            args: args.clone(),
             processes: vec![None],
             home_is_cwd: false,
             crafty_reset: None,
             positions: 0,
-            base: false,
-        });
+            base,
+        };
+        // The other build's same profile, with the same arguments.
+        if let Some(base) = &a.base_engine {
+            v.push(bench(format!("base {p}"), base, true));
+        }
+        v.push(bench(format!("ours {p}"), &a.engine, false));
     }
     if let Some(sf) = &a.stockfish {
         let mut args = vec!["bench".to_string()];
