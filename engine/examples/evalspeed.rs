@@ -1,16 +1,31 @@
-//! Does a floor move with the call path, or with the host? The mailbox
-//! evaluation reached the two ways boardbench's evalcycles reaches it —
-//! its whole-evaluation arm (a concrete evaluator in a thread-local) and
-//! its ablation jobs (a boxed [`DynEvaluation`] per variant in a
+//! What does one whole evaluation cost, and what does the answer depend
+//! on? The evaluation reached the two ways boardbench's evalcycles reaches
+//! it — its whole-evaluation arm (a concrete evaluator in a thread-local)
+//! and its ablation jobs (a boxed [`DynEvaluation`] per variant in a
 //! thread-local table) — timed in the runner's pattern: per visit one
 //! untimed pass of each arm, then nine samples of each in a shuffled order,
 //! one sample a pass over every position.
 //!
-//! `evalspeed FILE [ARMS] [--trace]`: ARMS is a comma list of `arm` (the
-//! thread-local arm) and variant names (`full`, `without_rooks`, ...; see
-//! `ablation list`), default `arm,full`. Prints each arm's 10th percentile
-//! and median in ticks per evaluation; `--trace` also prints every sample of
-//! the first arm in order, which shows the host's slow and fast stretches.
+//! `evalspeed FILE [ARMS] [--mobility KIND] [--between FILE2]... [--shuffle] [--trace]`
+//!
+//! * ARMS: a comma list of `arm` (the thread-local mailbox arm) and variant
+//!   names (`full`, `without_rooks`, ...; see `ablation list`), default
+//!   `arm,full`;
+//! * `--mobility`: the variants' implementation (`mailbox`, `chain`,
+//!   `single-probe`; default mailbox);
+//! * `--between`: before each visit, every arm also evaluates the
+//!   positions of FILE2 (untimed pass, then nine passes), as boardbench's
+//!   runner visits its other workloads (buckets, ladder rungs) between two
+//!   visits of one;
+//! * `--shuffle`: shuffle the positions before every timed pass (same
+//!   memory, another order);
+//! * `--trace`: every sample of the first arm in order.
+//!
+//! Prints each arm's 10th percentile and median in ticks per evaluation,
+//! and the first arm's median by pass within a visit (pass 1 follows the
+//! untimed pass). A cost that falls from pass to pass is the core learning
+//! this exact sequence of positions: see ARCHITECTURE.md, "A set the core
+//! learns".
 //!
 //! `cargo build --release -p engine --example evalspeed`, then
 //! `taskset -c 1 target/release/examples/evalspeed positions/wac.epd arm,full,without_rooks`
@@ -36,6 +51,8 @@ const SAMPLES_PER_VISIT: usize = 9;
 type Routine = fn(&mut Position) -> u64;
 
 thread_local! {
+    /// The variants' implementation, set once from `--mobility`.
+    static KIND: std::cell::Cell<MobilityKind> = const { std::cell::Cell::new(MobilityKind::Mailbox) };
     static ARM: RefCell<MailboxEval> =
         RefCell::new(MailboxEval::new(MailboxSet, Weights::default(), full_eval_config()));
     static VARIANTS: RefCell<[Option<Box<dyn DynEvaluation>>; 18]> =
@@ -48,9 +65,8 @@ fn arm(pos: &mut Position) -> u64 {
 
 fn variant<const V: usize>(pos: &mut Position) -> u64 {
     VARIANTS.with_borrow_mut(|t| {
-        let e = t[V].get_or_insert_with(|| {
-            ablated(MobilityKind::Mailbox, Ablation::ALL[V], Weights::default(), full_eval_config())
-        });
+        let e =
+            t[V].get_or_insert_with(|| ablated(KIND.get(), Ablation::ALL[V], Weights::default(), full_eval_config()));
         u64::from(e.evaluate(pos, -WINDOW, WINDOW) as u32) + 1
     })
 }
@@ -101,27 +117,49 @@ fn main() -> ExitCode {
     }
 }
 
-fn run() -> Result<(), String> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let trace = args.iter().any(|a| a == "--trace");
-    let plain: Vec<&String> = args.iter().filter(|a| a.as_str() != "--trace").collect();
-    let Some(file) = plain.first() else {
-        return Err("usage: evalspeed FILE [ARMS] [--trace] (ARMS: arm,full,without_rooks,...)".into());
-    };
-    let names: Vec<&str> = plain.get(1).map_or("arm,full", |s| s.as_str()).split(',').collect();
-    let mut arms = Vec::new();
-    for name in &names {
-        if *name == "arm" {
-            arms.push(arm as Routine);
-        } else {
-            let i = Ablation::ALL
-                .iter()
-                .position(|a| a.name == *name)
-                .ok_or_else(|| format!("no arm or ablation variant named {name:?} (try `ablation list`)"))?;
-            arms.push(VARIANT_ROUTINES[i]);
+/// The command line.
+struct Args {
+    file: String,
+    names: Vec<String>,
+    kind: MobilityKind,
+    between: Vec<String>,
+    shuffle: bool,
+    trace: bool,
+}
+
+const USAGE: &str =
+    "usage: evalspeed FILE [ARMS] [--mobility mailbox|chain|single-probe] [--between FILE2]... [--shuffle] [--trace]";
+
+fn parse_args() -> Result<Args, String> {
+    let mut it = std::env::args().skip(1);
+    let (mut plain, mut between) = (Vec::new(), Vec::new());
+    let (mut kind, mut shuffle, mut trace) = (MobilityKind::Mailbox, false, false);
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--trace" => trace = true,
+            "--shuffle" => shuffle = true,
+            "--between" => between.push(it.next().ok_or("--between needs a file")?),
+            "--mobility" => {
+                let v = it.next().ok_or("--mobility needs a value")?;
+                kind = MobilityKind::parse(&v)
+                    .ok_or_else(|| format!("--mobility {v:?}: not one of mailbox, chain, single-probe"))?;
+            }
+            s if s.starts_with("--") => return Err(format!("unknown option {s}; {USAGE}")),
+            _ => plain.push(a),
         }
     }
-    let mut positions: Vec<Position> = load_file(std::path::Path::new(file))
+    let mut plain = plain.into_iter();
+    let file = plain.next().ok_or(USAGE)?;
+    let names = plain.next().unwrap_or_else(|| "arm,full".into()).split(',').map(str::to_string).collect();
+    if let Some(extra) = plain.next() {
+        return Err(format!("unexpected argument {extra:?}; {USAGE}"));
+    }
+    Ok(Args { file, names, kind, between, shuffle, trace })
+}
+
+/// The positions of an EPD file, history cleared.
+fn load(file: &str) -> Result<Vec<Position>, String> {
+    let positions: Vec<Position> = load_file(std::path::Path::new(file))
         .map_err(|e| format!("{file}: {e}"))?
         .into_iter()
         .map(|e| {
@@ -133,37 +171,88 @@ fn run() -> Result<(), String> {
     if positions.is_empty() {
         return Err(format!("{file}: no positions"));
     }
+    Ok(positions)
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+// `pass` indexes the arm's row, picked per sample in shuffled order.
+#[allow(clippy::needless_range_loop)]
+fn run() -> Result<(), String> {
+    let args = parse_args()?;
+    KIND.set(args.kind);
+    let mut arms = Vec::new();
+    for name in &args.names {
+        if name == "arm" {
+            if args.kind != MobilityKind::Mailbox {
+                return Err("`arm` is the mailbox evaluation; with --mobility name variants only".into());
+            }
+            arms.push(arm as Routine);
+        } else {
+            let i = Ablation::ALL
+                .iter()
+                .position(|a| a.name == name)
+                .ok_or_else(|| format!("no arm or ablation variant named {name:?} (try `ablation list`)"))?;
+            arms.push(VARIANT_ROUTINES[i]);
+        }
+    }
+    let mut positions = load(&args.file)?;
+    let mut between: Vec<Vec<Position>> = args.between.iter().map(|f| load(f)).collect::<Result<_, _>>()?;
     let n = positions.len() as f64;
-    let mut samples: Vec<Vec<f64>> = vec![Vec::new(); arms.len()];
+    // samples[arm][pass within the visit]
+    let mut samples: Vec<Vec<Vec<f64>>> = vec![vec![Vec::new(); SAMPLES_PER_VISIT]; arms.len()];
     let mut rng = engine::rng::Rng::new(0x5EED);
     let mut order: Vec<usize> = (0..arms.len()).collect();
+    let mut trace = Vec::new();
     for visit in 0..VISITS {
+        for other in between.iter_mut() {
+            for _ in 0..=SAMPLES_PER_VISIT {
+                for &a in &arms {
+                    time_pass(a, other);
+                }
+            }
+        }
         for &a in &arms {
             time_pass(a, &mut positions);
         }
-        for _ in 0..SAMPLES_PER_VISIT {
+        for pass in 0..SAMPLES_PER_VISIT {
             for j in (1..order.len()).rev() {
                 order.swap(j, rng.index(j + 1));
             }
             for &i in &order {
+                if args.shuffle {
+                    for j in (1..positions.len()).rev() {
+                        positions.swap(j, rng.index(j + 1));
+                    }
+                }
                 let ticks = time_pass(arms[i], &mut positions) as f64 / n;
                 if visit >= WARMUP_VISITS {
-                    samples[i].push(ticks);
+                    samples[i][pass].push(ticks);
+                    if i == 0 {
+                        trace.push(ticks);
+                    }
                 }
             }
         }
     }
-    if trace {
-        let line: Vec<String> = samples[0].iter().map(|t| format!("{t:.0}")).collect();
-        println!("{} samples in order: {}", names[0], line.join(" "));
+    if args.trace {
+        let line: Vec<String> = trace.iter().map(|t| format!("{t:.0}")).collect();
+        println!("{} samples in order: {}", args.names[0], line.join(" "));
     }
-    for (name, v) in names.iter().zip(samples.iter_mut()) {
-        v.sort_by(f64::total_cmp);
+    for (name, by_pass) in args.names.iter().zip(&samples) {
+        let mut all: Vec<f64> = by_pass.concat();
+        all.sort_by(f64::total_cmp);
         println!(
             "{name:28} 10th percentile {:7.1}  median {:7.1} ticks per evaluation",
-            v[v.len() / 10],
-            v[v.len() / 2]
+            all[all.len() / 10],
+            all[all.len() / 2]
         );
     }
+    let by_pass: Vec<String> =
+        samples[0].iter().enumerate().map(|(k, v)| format!("{}: {:.0}", k + 1, median(&mut v.clone()))).collect();
+    println!("{} median by pass within a visit: {}", args.names[0], by_pass.join("  "));
     Ok(())
 }

@@ -21,6 +21,10 @@
 //! job can run tens of percent slower or faster than the next (the other
 //! core's load, frequency), which moves its parts in proportion; shares
 //! cancel that, differences of floors from different jobs would not.
+//! What shares do not cancel: how much of a job's pass the core learns
+//! (ARCHITECTURE.md, "A set the core learns"). With two mailbox variants in
+//! a job the mailbox full floor reads 1.5-2x the whole-evaluation arm's on
+//! 256 positions, so the mailbox rows carry that.
 //!
 //! Each variant has its own pawn hash (2 MiB, of which the positions touch
 //! a few hundred lines); with all seventeen variants in one job their
