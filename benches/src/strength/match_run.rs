@@ -435,12 +435,17 @@ pub(crate) fn estimate_lines(tally: &Tally) -> String {
     s
 }
 
-/// What a verdict means, for people.
-pub(crate) fn outcome(verdict: Verdict) -> &'static str {
+/// What a verdict of `sprt` means, for people. H1 is "A is stronger" only
+/// when even H0 has A no weaker; with H0 below zero (a non-regression test
+/// such as [-10, 0]) accepting H1 says A is not weaker.
+pub(crate) fn outcome(verdict: Verdict, sprt: &Sprt) -> String {
     match verdict {
-        Verdict::AcceptH1 => "H1 accepted: A is stronger",
-        Verdict::AcceptH0 => "H0 accepted: H1 rejected",
-        Verdict::Continue => "inconclusive",
+        Verdict::AcceptH1 if sprt.elo0 >= 0.0 => "H1 accepted: A is stronger".into(),
+        Verdict::AcceptH1 => {
+            format!("H1 accepted: A is not weaker (Elo {:+} rather than {:+})", sprt.elo1, sprt.elo0)
+        }
+        Verdict::AcceptH0 => "H0 accepted: H1 rejected".into(),
+        Verdict::Continue => "inconclusive".into(),
     }
 }
 
@@ -471,7 +476,7 @@ fn summary(
     ));
     s.push_str(&estimate_lines(tally));
     let (lower, upper) = plan.sprt.bounds();
-    let outcome = outcome(verdict);
+    let outcome = outcome(verdict, &plan.sprt);
     s.push_str(&format!(
         "SPRT [{}, {}] {} Elo, alpha {} beta {}: LLR {llr:.3} (bounds {lower:.3}, {upper:.3}): {outcome}\n",
         plan.sprt.elo0, plan.sprt.elo1, plan.sprt.model, plan.sprt.alpha, plan.sprt.beta

@@ -200,7 +200,7 @@ pub fn summary(p: &Pool) -> String {
     ));
     s.push_str(&estimate_lines(t));
     let (lower, upper) = p.sprt.bounds();
-    let outcome = outcome(p.verdict);
+    let outcome = outcome(p.verdict, &p.sprt);
     s.push_str(&format!(
         "SPRT [{}, {}] {} Elo, alpha {} beta {}, over the pooled pairs: LLR {:.2} [{lower:.2}, {upper:.2}]: {outcome}\n",
         p.sprt.elo0, p.sprt.elo1, p.sprt.model, p.sprt.alpha, p.sprt.beta, p.llr
@@ -212,6 +212,19 @@ pub fn summary(p: &Pool) -> String {
 mod tests {
     use super::*;
     use crate::strength::sprt::EloModel;
+
+    /// Accepting H1 of a non-regression test says "not weaker", not
+    /// "stronger".
+    #[test]
+    fn an_accepted_non_regression_test_says_not_weaker() {
+        let sprt = |elo0, elo1| Sprt { elo0, elo1, alpha: 0.05, beta: 0.05, model: EloModel::Normalized };
+        assert_eq!(outcome(Verdict::AcceptH1, &sprt(0.0, 5.0)), "H1 accepted: A is stronger");
+        assert_eq!(
+            outcome(Verdict::AcceptH1, &sprt(-10.0, 0.0)),
+            "H1 accepted: A is not weaker (Elo +0 rather than -10)"
+        );
+        assert_eq!(outcome(Verdict::AcceptH0, &sprt(-10.0, 0.0)), "H0 accepted: H1 rejected");
+    }
 
     /// A run's JSON as `boardbench match` writes it (the fields pooling reads).
     fn run(seed: u64, pentanomial: [u64; 5], wdl: [u64; 3]) -> Value {
