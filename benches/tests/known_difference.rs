@@ -35,8 +35,15 @@ fn attempt<M: Measurement>(m: &M) -> (stats::Ratio, stats::Ratio) {
         watched: true,
     }];
     let fixed = calibration::fixed_overhead(m);
-    let plan =
-        Plan { rounds: 60, budget_s: None, warmup_rounds: 5, min_sample: 0.0, visit_warmup: true, precision: None };
+    let plan = Plan {
+        rounds: 60,
+        budget_s: None,
+        warmup_rounds: 5,
+        min_sample: 0.0,
+        visit_warmup: true,
+        block_warmup: None,
+        precision: None,
+    };
     let r = runner::run(m, fixed, &arms, &mut w, &plan, |_, _| {}).unwrap();
     let a = &r[0].arms;
     (

@@ -6,7 +6,7 @@
 //! untimed pass of each arm, then nine samples of each in a shuffled order,
 //! one sample a pass over every position.
 //!
-//! `evalspeed FILE [ARMS] [--mobility KIND] [--between FILE2]... [--shuffle] [--trace]`
+//! `evalspeed FILE [ARMS] [--mobility KIND] [--between FILE2]... [--shuffle] [--block N] [--trace]`
 //!
 //! * ARMS: a comma list of `arm` (the thread-local mailbox arm) and variant
 //!   names (`full`, `without_rooks`, ...; see `ablation list`), default
@@ -19,6 +19,9 @@
 //!   visits of one;
 //! * `--shuffle`: shuffle the positions before every timed pass (same
 //!   memory, another order);
+//! * `--block N`: time each arm's nine samples of a visit back to back,
+//!   after N untimed passes of it (boardbench's ablation jobs do this),
+//!   instead of interleaving the arms;
 //! * `--trace`: every sample of the first arm in order.
 //!
 //! Prints each arm's 10th percentile and median in ticks per evaluation,
@@ -124,20 +127,26 @@ struct Args {
     kind: MobilityKind,
     between: Vec<String>,
     shuffle: bool,
+    block: Option<usize>,
     trace: bool,
 }
 
 const USAGE: &str =
-    "usage: evalspeed FILE [ARMS] [--mobility mailbox|chain|single-probe] [--between FILE2]... [--shuffle] [--trace]";
+    "usage: evalspeed FILE [ARMS] [--mobility mailbox|chain|single-probe] [--between FILE2]... [--shuffle] [--block N] [--trace]";
 
 fn parse_args() -> Result<Args, String> {
     let mut it = std::env::args().skip(1);
     let (mut plain, mut between) = (Vec::new(), Vec::new());
     let (mut kind, mut shuffle, mut trace) = (MobilityKind::Mailbox, false, false);
+    let mut block = None;
     while let Some(a) = it.next() {
         match a.as_str() {
             "--trace" => trace = true,
             "--shuffle" => shuffle = true,
+            "--block" => {
+                let v = it.next().ok_or("--block needs a number of passes")?;
+                block = Some(v.parse().map_err(|_| format!("--block {v:?}: not a number of passes"))?);
+            }
             "--between" => between.push(it.next().ok_or("--between needs a file")?),
             "--mobility" => {
                 let v = it.next().ok_or("--mobility needs a value")?;
@@ -154,7 +163,7 @@ fn parse_args() -> Result<Args, String> {
     if let Some(extra) = plain.next() {
         return Err(format!("unexpected argument {extra:?}; {USAGE}"));
     }
-    Ok(Args { file, names, kind, between, shuffle, trace })
+    Ok(Args { file, names, kind, between, shuffle, block, trace })
 }
 
 /// The positions of an EPD file, history cleared.
@@ -214,6 +223,27 @@ fn run() -> Result<(), String> {
                     time_pass(a, other);
                 }
             }
+        }
+        if let Some(block) = args.block {
+            // Each arm in turn: `block` untimed passes, then its samples.
+            for j in (1..order.len()).rev() {
+                order.swap(j, rng.index(j + 1));
+            }
+            for &i in &order {
+                for _ in 0..block {
+                    time_pass(arms[i], &mut positions);
+                }
+                for pass in 0..SAMPLES_PER_VISIT {
+                    let ticks = time_pass(arms[i], &mut positions) as f64 / n;
+                    if visit >= WARMUP_VISITS {
+                        samples[i][pass].push(ticks);
+                        if i == 0 {
+                            trace.push(ticks);
+                        }
+                    }
+                }
+            }
+            continue;
         }
         for &a in &arms {
             time_pass(a, &mut positions);

@@ -184,6 +184,7 @@ impl Context {
             warmup_rounds: o.warmup_rounds,
             min_sample: o.min_sample_us * clock_info.units_per_us(),
             visit_warmup: o.visit_warmup,
+            block_warmup: None,
             precision: o.precision,
         };
         let (counters, counter_status) = if o.counters {

@@ -99,6 +99,17 @@ pub struct Plan {
     /// workload (off for long calls such as perft, which need no warming).
     #[serde(default = "yes")]
     pub visit_warmup: bool,
+    /// Time each arm's samples of a visit in one block, after this many
+    /// untimed passes of that arm, the arms one after another in a fresh
+    /// random order per visit, instead of interleaving them sample by
+    /// sample (`visit_warmup` is then not used). For routines whose cost
+    /// depends on how much of the pass the core has learned (ARCHITECTURE.md,
+    /// "A set the core learns"): interleaved, two near-identical arms undo
+    /// each other's learning and each reads slower than it runs alone; in
+    /// blocks each is timed learned. Pairing is then by visit (blocks
+    /// milliseconds apart), not by sample.
+    #[serde(default)]
+    pub block_warmup: Option<usize>,
     /// With a budget: stop on precision instead of at the budget.
     #[serde(default)]
     pub precision: Option<Precision>,
@@ -321,6 +332,16 @@ fn time_per_pass<I, M: Measurement>(
     }
 }
 
+/// Record one visit's samples of every arm as a kept round.
+fn keep_round(res: &mut WorkloadRounds, buf: &mut [Vec<f64>]) {
+    for (ar, b) in res.arms.iter_mut().zip(buf.iter_mut()) {
+        ar.samples += b.len();
+        ar.round_samples.push(b.clone());
+        ar.round_trimmed.push(stats::trimmed_mean(b, 0.1));
+        ar.round_medians.push(stats::median_mut(b));
+    }
+}
+
 /// Run a measurement job. `progress` is called after every round with
 /// (rounds done, rounds in all).
 pub fn run<I: Clone, M: Measurement>(
@@ -387,6 +408,29 @@ pub fn run<I: Clone, M: Measurement>(
             kept_since = Some(std::time::Instant::now());
         }
         for (w, res) in workloads.iter_mut().zip(out.iter_mut()) {
+            if let Some(warm) = plan.block_warmup {
+                for b in buf.iter_mut() {
+                    b.clear();
+                }
+                let calls = res.calls_per_sample as f64;
+                for j in (1..label.len()).rev() {
+                    label.swap(j, rng.index(j + 1));
+                }
+                for &i in &label {
+                    let reps = res.reps * arms[i].passes();
+                    for _ in 0..warm {
+                        black_box(time_batch(m, arms[i].routine, &mut w.inputs, reps));
+                    }
+                    for _ in 0..w.samples_per_round {
+                        let (t, _) = time_batch(m, arms[i].routine, &mut w.inputs, reps);
+                        buf[i].push((t - fixed_overhead) / calls);
+                    }
+                }
+                if keep {
+                    keep_round(res, &mut buf);
+                }
+                continue;
+            }
             // One untimed pass of each arm: caches and predictors see every
             // arm's code and data before any sample of this visit.
             if plan.visit_warmup {
@@ -413,12 +457,7 @@ pub fn run<I: Clone, M: Measurement>(
                 row += 1;
             }
             if keep {
-                for (ar, b) in res.arms.iter_mut().zip(buf.iter_mut()) {
-                    ar.samples += b.len();
-                    ar.round_samples.push(b.clone());
-                    ar.round_trimmed.push(stats::trimmed_mean(b, 0.1));
-                    ar.round_medians.push(stats::median_mut(b));
-                }
+                keep_round(res, &mut buf);
             }
         }
         round += 1;
@@ -507,6 +546,7 @@ mod tests {
             warmup_rounds: 0,
             min_sample: 1000.0,
             visit_warmup: true,
+            block_warmup: None,
             precision: None,
         };
         (arms, plan)
@@ -524,6 +564,42 @@ mod tests {
             run(&MonotonicNanos, 0.0, &arms, &mut empty, &plan, |_, _| {}).unwrap_err(),
             RunError::Empty { workload: "e".into() }
         );
+    }
+
+    /// In block mode each arm runs its warm-up passes and its samples back
+    /// to back, the arms one after another; every arm gets its samples.
+    #[test]
+    fn block_mode_times_each_arm_in_one_block() {
+        thread_local! {
+            static CALLS: std::cell::RefCell<Vec<char>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        fn a(x: &mut u64) -> u64 {
+            CALLS.with_borrow_mut(|c| c.push('a'));
+            *x
+        }
+        fn b(x: &mut u64) -> u64 {
+            CALLS.with_borrow_mut(|c| c.push('b'));
+            *x
+        }
+        let (arms, mut plan) = agreeing_pair(a, b);
+        plan.min_sample = 0.0;
+        plan.rounds = 3;
+        plan.block_warmup = Some(3);
+        let mut w = vec![Workload { label: "w".into(), inputs: vec![1u64], samples_per_round: 2, watched: true }];
+        let r = run(&MonotonicNanos, 0.0, &arms, &mut w, &plan, |_, _| {}).unwrap();
+        for arm in &r[0].arms {
+            assert_eq!(arm.round_samples.len(), 3);
+            assert!(arm.round_samples.iter().all(|s| s.len() == 2));
+        }
+        let calls = CALLS.with_borrow(|c| c.clone());
+        // Two checksum passes, then per round two blocks of 3 + 2 calls.
+        assert_eq!(calls.len(), 2 + 3 * 2 * 5);
+        for block in calls[2..].chunks(5) {
+            assert!(block.iter().all(|&c| c == block[0]), "{calls:?}");
+        }
+        for round in calls[2..].chunks(10) {
+            assert_ne!(round[0], round[5], "both arms in every round: {calls:?}");
+        }
     }
 
     /// A baseline whose checksum is 0 is still a checksum, in every workload.
@@ -614,8 +690,15 @@ mod tests {
             },
         ];
         let mut w = vec![Workload { label: "w".into(), inputs: vec![1u64, 2, 3], samples_per_round: 3, watched: true }];
-        let plan =
-            Plan { rounds: 2, budget_s: None, warmup_rounds: 1, min_sample: 0.0, visit_warmup: true, precision: None };
+        let plan = Plan {
+            rounds: 2,
+            budget_s: None,
+            warmup_rounds: 1,
+            min_sample: 0.0,
+            visit_warmup: true,
+            block_warmup: None,
+            precision: None,
+        };
         let r = run(&MonotonicNanos, 0.0, &arms, &mut w, &plan, |_, _| {}).unwrap();
         // Each arm's checksum pass is one untimed pass over the 3 inputs.
         let [plain, doubled] = CALLS.with(|c| c.get()).map(|calls| calls - 3);
@@ -649,6 +732,7 @@ mod tests {
             warmup_rounds: 2,
             min_sample: 2000.0,
             visit_warmup: true,
+            block_warmup: None,
             precision: None,
         };
         let mut seen = Vec::new();
@@ -668,6 +752,7 @@ mod tests {
             warmup_rounds: 0,
             min_sample: 2000.0,
             visit_warmup: true,
+            block_warmup: None,
             precision: None,
         };
         let t = std::time::Instant::now();
@@ -712,6 +797,7 @@ mod tests {
             warmup_rounds: 1,
             min_sample: 200_000.0,
             visit_warmup: true,
+            block_warmup: None,
             precision: Some(precision),
         };
         let t = std::time::Instant::now();

@@ -556,6 +556,7 @@ pub(crate) mod tests {
                     warmup_rounds: 1,
                     min_sample: 21000.0,
                     visit_warmup: true,
+                    block_warmup: None,
                     precision: None,
                 },
                 min_sample_us: 10.0,

@@ -123,7 +123,7 @@ mod counted {
     struct Passes {
         on: Vec<f64>,
         /// A third evaluator with the counters off (the copy of the
-        /// evaluation without their tests), interleaved with the others: the
+        /// evaluation without their tests), timed in its own block: the
         /// uninstrumented cost in this process, under the same conditions.
         off: Vec<f64>,
         slots: Vec<(Slot, Vec<f64>)>,
@@ -195,11 +195,24 @@ mod counted {
         engine::tsc::stop().wrapping_sub(t0) as f64 / ps.len().max(1) as f64
     }
 
-    /// Evaluate every position `reps` times in full (after one untimed pass
-    /// that fills the pawn hash) with the counters in `mode`, each pass
-    /// timed from outside; and, on a second evaluator, one pass per slot
-    /// timing that slot in every evaluation (what timing each slot costs an
-    /// evaluation). Returns the first evaluator's counters and the passes.
+    /// Untimed passes of an evaluator before its timed ones: each
+    /// evaluator is timed in a block, once the core has learned the pass
+    /// (ARCHITECTURE.md, "A set the core learns"; interleaved pass by pass,
+    /// the three evaluators read 1.5-2x slower than the mailbox evaluation
+    /// runs alone).
+    const BLOCK_WARMUP: u32 = 20;
+
+    /// Timed passes per slot of the evaluator that times one slot in every
+    /// evaluation (the median is reported).
+    const PROBE_PASSES: u32 = 3;
+
+    /// Evaluate every position `reps` times in full with the counters in
+    /// `mode`, each pass timed from outside; on a second evaluator, one
+    /// pass per slot timing that slot in every evaluation (what timing each
+    /// slot costs an evaluation); and on a third with the counters off.
+    /// Every timed pass follows [`BLOCK_WARMUP`] untimed passes of the same
+    /// evaluator in the same counter setting (which also fill its pawn
+    /// hash). Returns the first evaluator's counters and the passes.
     fn full_evals<M: MobilitySet, D: DefectCounter>(
         set: M,
         positions: &[Position],
@@ -214,31 +227,48 @@ mod counted {
         probe.counters_mut().set_fenced(fenced);
         let mut off = Evaluation::<M, D>::new(set, Weights::default(), config);
         off.counters_mut().set_mode(CounterMode::Off);
-        let (mut ps_on, mut ps_probe, mut ps_off) = (positions.to_vec(), positions.to_vec(), positions.to_vec());
-        pass(&mut on, &mut ps_on);
-        pass(&mut probe, &mut ps_probe);
-        pass(&mut off, &mut ps_off);
+        let mut ps = positions.to_vec();
+        let warm = |e: &mut Evaluation<M, D>, ps: &mut [Position]| {
+            for _ in 0..BLOCK_WARMUP {
+                pass(e, ps);
+            }
+        };
+        let mut p =
+            Passes { on: Vec::new(), off: Vec::new(), slots: Slot::ALL.iter().map(|&s| (s, Vec::new())).collect() };
+        // The counters' evaluator: each pass times one slot (a run of the
+        // rotation is one pass, so each run's mean covers every position
+        // and the lowest per slot is a floor), and pass r starts the
+        // rotation at slot r, so every position is timed under every slot.
+        // Before each timed pass, the warm-up runs that very pass (same
+        // slot, same branches) and what it counted is forgotten.
         on.counters_mut().set_mode(mode);
         on.counters_mut().set_fenced(fenced);
         on.counters_mut().set_duty(duty);
-        // A run of the rotation is one pass: each run's mean covers every
-        // position, and the lowest per slot is a floor.
         on.counters_mut().set_run_length(positions.len() as u32);
         let before = Ends::of(&on);
-        let mut p =
-            Passes { on: Vec::new(), off: Vec::new(), slots: Slot::ALL.iter().map(|&s| (s, Vec::new())).collect() };
         for r in 0..reps {
-            // Pass r starts the rotation at slot r: every position is timed
-            // under every slot over the passes.
             on.counters_mut().set_rotation(r as usize);
-            p.on.push(pass(&mut on, &mut ps_on));
-            p.off.push(pass(&mut off, &mut ps_off));
-            for (slot, out) in p.slots.iter_mut() {
-                probe.counters_mut().set_mode(CounterMode::Fixed(*slot));
-                out.push(pass(&mut probe, &mut ps_probe));
+            let counted = on.counters().clone();
+            for _ in 0..BLOCK_WARMUP {
+                on.counters_mut().set_rotation(r as usize);
+                pass(&mut on, &mut ps);
+            }
+            *on.counters_mut() = counted;
+            p.on.push(pass(&mut on, &mut ps));
+        }
+        let (counters, ends) = (on.counters().clone(), Ends::of(&on).since(&before));
+        warm(&mut off, &mut ps);
+        for _ in 0..reps {
+            p.off.push(pass(&mut off, &mut ps));
+        }
+        for (slot, out) in p.slots.iter_mut() {
+            probe.counters_mut().set_mode(CounterMode::Fixed(*slot));
+            warm(&mut probe, &mut ps);
+            for _ in 0..PROBE_PASSES {
+                out.push(pass(&mut probe, &mut ps));
             }
         }
-        (on.counters().clone(), Ends::of(&on).since(&before), p)
+        (counters, ends, p)
     }
 
     pub fn evalcycles(a: EvalCyclesArgs) -> CliResult {

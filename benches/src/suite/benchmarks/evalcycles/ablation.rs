@@ -21,10 +21,16 @@
 //! job can run tens of percent slower or faster than the next (the other
 //! core's load, frequency), which moves its parts in proportion; shares
 //! cancel that, differences of floors from different jobs would not.
-//! What shares do not cancel: how much of a job's pass the core learns
-//! (ARCHITECTURE.md, "A set the core learns"). With two mailbox variants in
-//! a job the mailbox full floor reads 1.5-2x the whole-evaluation arm's on
-//! 256 positions, so the mailbox rows carry that.
+//!
+//! Each arm of a job is timed in a block (the runner's `block_warmup`),
+//! after [`BLOCK_WARMUP`] untimed passes of its own: how much of a pass the
+//! core has learned moves a mailbox evaluation by up to 2x (ARCHITECTURE.md,
+//! "A set the core learns"), and with arms interleaved sample by sample a
+//! second mailbox variant in the job kept the full floor at 1.5-2x the
+//! whole-evaluation arm's, which shares cannot cancel. In blocks every
+//! job's full floor is the whole-evaluation arm's (mailbox) or a little
+//! below it (chain and single probe, which the arm times beside the
+//! mailbox evaluation).
 //!
 //! Each variant has its own pawn hash (2 MiB, of which the positions touch
 //! a few hundred lines); with all seventeen variants in one job their
@@ -163,9 +169,16 @@ const LABELS: [&str; 11] = [
     "ablate inputs",
 ];
 
+/// Untimed passes of an arm before its samples of a visit. After other
+/// positions ran through the same code, the mailbox evaluation's cost on
+/// 256 positions settled within 15-20 passes (`engine/examples/evalspeed.rs
+/// --between FILE --block 20` reads the same floor beside any variant).
+pub const BLOCK_WARMUP: usize = 20;
+
 /// The plan of one job.
 fn plan(ctx: &Context) -> Plan {
     let mut p = ctx.plan;
+    p.block_warmup = Some(BLOCK_WARMUP);
     if ctx.quick {
         p.rounds = QUICK_ROUNDS;
         p.budget_s = None;
