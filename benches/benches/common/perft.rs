@@ -215,6 +215,7 @@ fn run(ctx: &Context, bulk: bool) -> Result<BenchReport, String> {
         warmup_rounds: 1,
         min_sample: 0.0,
         visit_warmup: false,
+        block_warmup: None,
         precision: None,
     };
     let arms = arms_of(&spec, false);
