@@ -127,6 +127,9 @@ pub struct Options {
     /// sample); the plan holds it in the clock's units.
     pub min_sample_us: f64,
     pub visit_warmup: bool,
+    /// Time each arm in a block after this many untimed passes
+    /// ([`Plan::block_warmup`]).
+    pub block_warmup: Option<usize>,
     pub precision: Option<Precision>,
     pub bucket_samples: usize,
     pub ladder_samples: usize,
@@ -150,6 +153,7 @@ impl Options {
             warmup_rounds: 0,
             min_sample_us: 0.0,
             visit_warmup: false,
+            block_warmup: None,
             precision: None,
             bucket_samples: 1,
             ladder_samples: 1,
@@ -184,7 +188,7 @@ impl Context {
             warmup_rounds: o.warmup_rounds,
             min_sample: o.min_sample_us * clock_info.units_per_us(),
             visit_warmup: o.visit_warmup,
-            block_warmup: None,
+            block_warmup: o.block_warmup,
             precision: o.precision,
         };
         let (counters, counter_status) = if o.counters {

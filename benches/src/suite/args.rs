@@ -66,6 +66,14 @@ pub struct RunArgs {
     /// ticks: at least 10; at most 100000).
     #[arg(long, value_name = "US", default_value_t = 10.0, allow_negative_numbers = true, value_parser = parse_min_sample)]
     pub min_sample_us: f64,
+    /// Time each arm's samples of a visit in one block after N untimed
+    /// passes of it, instead of interleaving the arms sample by sample (the
+    /// core learns a repeated pass, and interleaved arms undo each other's
+    /// learning: ARCHITECTURE.md, "A set the core learns"). For trying the
+    /// effect on a benchmark; evalcycles' ablation always uses blocks.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..10_000))]
+    #[serde(default)]
+    pub block_warmup: Option<u32>,
     /// Positions per density bucket.
     #[arg(
         long,
@@ -172,6 +180,7 @@ impl RunArgs {
             seconds: None,
             precision: 1.0,
             min_sample_us: 10.0,
+            block_warmup: None,
             per_bucket: 256,
             per_count: 64,
             seed: Sizes::default().seed,
@@ -242,6 +251,7 @@ impl RunArgs {
             warmup_rounds: if self.quick { 2 } else { 6 },
             min_sample_us: self.min_sample_us,
             visit_warmup: true,
+            block_warmup: self.block_warmup.map(|n| n as usize),
             precision: self
                 .precision_target()
                 .map(|p| Precision { half_width: p * (k as f64).sqrt(), ..Precision::DEFAULT }),
@@ -272,4 +282,21 @@ where
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--block-warmup` reaches every measuring process's plan; without it
+    /// the arms stay interleaved.
+    #[test]
+    fn block_warmup_reaches_the_plan() {
+        assert_eq!(RunArgs::defaults().process_options(8).block_warmup, None);
+        let args = RunArgs { block_warmup: Some(20), ..RunArgs::defaults() };
+        assert_eq!(args.process_options(8).block_warmup, Some(20));
+        // What a worker receives: the arguments as JSON.
+        let back: RunArgs = serde_json::from_str(&serde_json::to_string(&args).unwrap()).unwrap();
+        assert_eq!(back.block_warmup, Some(20));
+    }
 }
