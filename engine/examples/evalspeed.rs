@@ -188,8 +188,6 @@ fn median(v: &mut [f64]) -> f64 {
     v[v.len() / 2]
 }
 
-// `pass` indexes the arm's row, picked per sample in shuffled order.
-#[allow(clippy::needless_range_loop)]
 fn run() -> Result<(), String> {
     let args = parse_args()?;
     KIND.set(args.kind);
@@ -224,46 +222,42 @@ fn run() -> Result<(), String> {
                 }
             }
         }
+        // The visit's passes in order: (arm, None) untimed, (arm, Some(k))
+        // the arm's k-th timed pass of the visit.
+        let mut steps: Vec<(usize, Option<usize>)> = Vec::new();
         if let Some(block) = args.block {
             // Each arm in turn: `block` untimed passes, then its samples.
             for j in (1..order.len()).rev() {
                 order.swap(j, rng.index(j + 1));
             }
             for &i in &order {
-                for _ in 0..block {
-                    time_pass(arms[i], &mut positions);
+                steps.extend(std::iter::repeat((i, None)).take(block));
+                steps.extend((0..SAMPLES_PER_VISIT).map(|k| (i, Some(k))));
+            }
+        } else {
+            steps.extend((0..arms.len()).map(|i| (i, None)));
+            for k in 0..SAMPLES_PER_VISIT {
+                for j in (1..order.len()).rev() {
+                    order.swap(j, rng.index(j + 1));
                 }
-                for pass in 0..SAMPLES_PER_VISIT {
-                    let ticks = time_pass(arms[i], &mut positions) as f64 / n;
-                    if visit >= WARMUP_VISITS {
-                        samples[i][pass].push(ticks);
-                        if i == 0 {
-                            trace.push(ticks);
-                        }
-                    }
+                steps.extend(order.iter().map(|&i| (i, Some(k))));
+            }
+        }
+        for (i, pass) in steps {
+            let Some(k) = pass else {
+                time_pass(arms[i], &mut positions);
+                continue;
+            };
+            if args.shuffle {
+                for j in (1..positions.len()).rev() {
+                    positions.swap(j, rng.index(j + 1));
                 }
             }
-            continue;
-        }
-        for &a in &arms {
-            time_pass(a, &mut positions);
-        }
-        for pass in 0..SAMPLES_PER_VISIT {
-            for j in (1..order.len()).rev() {
-                order.swap(j, rng.index(j + 1));
-            }
-            for &i in &order {
-                if args.shuffle {
-                    for j in (1..positions.len()).rev() {
-                        positions.swap(j, rng.index(j + 1));
-                    }
-                }
-                let ticks = time_pass(arms[i], &mut positions) as f64 / n;
-                if visit >= WARMUP_VISITS {
-                    samples[i][pass].push(ticks);
-                    if i == 0 {
-                        trace.push(ticks);
-                    }
+            let ticks = time_pass(arms[i], &mut positions) as f64 / n;
+            if visit >= WARMUP_VISITS {
+                samples[i][k].push(ticks);
+                if i == 0 {
+                    trace.push(ticks);
                 }
             }
         }

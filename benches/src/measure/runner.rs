@@ -332,16 +332,6 @@ fn time_per_pass<I, M: Measurement>(
     }
 }
 
-/// Record one visit's samples of every arm as a kept round.
-fn keep_round(res: &mut WorkloadRounds, buf: &mut [Vec<f64>]) {
-    for (ar, b) in res.arms.iter_mut().zip(buf.iter_mut()) {
-        ar.samples += b.len();
-        ar.round_samples.push(b.clone());
-        ar.round_trimmed.push(stats::trimmed_mean(b, 0.1));
-        ar.round_medians.push(stats::median_mut(b));
-    }
-}
-
 /// Run a measurement job. `progress` is called after every round with
 /// (rounds done, rounds in all).
 pub fn run<I: Clone, M: Measurement>(
@@ -408,11 +398,11 @@ pub fn run<I: Clone, M: Measurement>(
             kept_since = Some(std::time::Instant::now());
         }
         for (w, res) in workloads.iter_mut().zip(out.iter_mut()) {
+            for b in buf.iter_mut() {
+                b.clear();
+            }
+            let calls = res.calls_per_sample as f64;
             if let Some(warm) = plan.block_warmup {
-                for b in buf.iter_mut() {
-                    b.clear();
-                }
-                let calls = res.calls_per_sample as f64;
                 for j in (1..label.len()).rev() {
                     label.swap(j, rng.index(j + 1));
                 }
@@ -426,38 +416,36 @@ pub fn run<I: Clone, M: Measurement>(
                         buf[i].push((t - fixed_overhead) / calls);
                     }
                 }
-                if keep {
-                    keep_round(res, &mut buf);
+            } else {
+                // One untimed pass of each arm: caches and predictors see
+                // every arm's code and data before any sample of this visit.
+                if plan.visit_warmup {
+                    for a in arms {
+                        black_box(time_batch(m, a.routine, &mut w.inputs, a.passes()));
+                    }
                 }
-                continue;
-            }
-            // One untimed pass of each arm: caches and predictors see every
-            // arm's code and data before any sample of this visit.
-            if plan.visit_warmup {
-                for a in arms {
-                    black_box(time_batch(m, a.routine, &mut w.inputs, a.passes()));
+                for _ in 0..w.samples_per_round {
+                    for j in (1..label.len()).rev() {
+                        label.swap(j, rng.index(j + 1));
+                    }
+                    for (o, &a) in order.iter_mut().zip(&orders[row % orders.len()]) {
+                        *o = label[a];
+                    }
+                    for &i in &order {
+                        let reps = res.reps * arms[i].passes();
+                        let (t, _) = time_batch(m, arms[i].routine, &mut w.inputs, reps);
+                        buf[i].push((t - fixed_overhead) / calls);
+                    }
+                    row += 1;
                 }
-            }
-            for b in buf.iter_mut() {
-                b.clear();
-            }
-            let calls = res.calls_per_sample as f64;
-            for _ in 0..w.samples_per_round {
-                for j in (1..label.len()).rev() {
-                    label.swap(j, rng.index(j + 1));
-                }
-                for (o, &a) in order.iter_mut().zip(&orders[row % orders.len()]) {
-                    *o = label[a];
-                }
-                for &i in &order {
-                    let reps = res.reps * arms[i].passes();
-                    let (t, _) = time_batch(m, arms[i].routine, &mut w.inputs, reps);
-                    buf[i].push((t - fixed_overhead) / calls);
-                }
-                row += 1;
             }
             if keep {
-                keep_round(res, &mut buf);
+                for (ar, b) in res.arms.iter_mut().zip(buf.iter_mut()) {
+                    ar.samples += b.len();
+                    ar.round_samples.push(b.clone());
+                    ar.round_trimmed.push(stats::trimmed_mean(b, 0.1));
+                    ar.round_medians.push(stats::median_mut(b));
+                }
             }
         }
         round += 1;

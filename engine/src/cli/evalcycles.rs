@@ -195,8 +195,8 @@ mod counted {
         engine::tsc::stop().wrapping_sub(t0) as f64 / ps.len().max(1) as f64
     }
 
-    /// Untimed passes of an evaluator before its timed ones: each
-    /// evaluator is timed in a block, once the core has learned the pass
+    /// Untimed passes, in the same counter setting, before an evaluator's
+    /// timed passes: each is timed once the core has learned the pass
     /// (ARCHITECTURE.md, "A set the core learns"; interleaved pass by pass,
     /// the three evaluators read 1.5-2x slower than the mailbox evaluation
     /// runs alone).
