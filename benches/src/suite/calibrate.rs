@@ -186,16 +186,29 @@ pub fn table(cases: &[CaseCoverage], runs: usize) -> String {
     s
 }
 
+/// The runs' options: with --save, a --run-level file that does not exist
+/// yet is where the component goes, not one to fold in, so the runs go
+/// without one.
+fn measuring_args(cli: &CalibrateCli) -> RunArgs {
+    let mut args = cli.args.clone();
+    if cli.save && args.run_level.as_deref().is_some_and(|p| !p.exists()) {
+        args.run_level = None;
+        args.no_run_level = true;
+    }
+    args
+}
+
 /// `boardbench calibrate`: measure (or read) the runs, print the table.
 pub fn calibrate_main(cli: &CalibrateCli, argv: Vec<String>) -> Result<i32, String> {
     let reports = if cli.from.is_empty() {
         let entries = run::resolve(&cli.names, &[])?;
+        let args = measuring_args(cli);
         let mut reports = Vec::new();
         for i in 0..cli.runs {
             let load = crate::measure::sysinfo::load_average()
                 .map_or("?".to_string(), |l| format!("{:.2} {:.2} {:.2}", l[0], l[1], l[2]));
             eprintln!("boardbench: calibrate: run {} of {} (load {load})", i + 1, cli.runs);
-            let outcome = run::execute(&cli.args, &entries, argv.clone())?;
+            let outcome = run::execute(&args, &entries, argv.clone())?;
             eprintln!(
                 "boardbench: calibrate: run {} took {:.0} s: {}",
                 i + 1,
@@ -235,6 +248,27 @@ pub fn calibrate_main(cli: &CalibrateCli, argv: Vec<String>) -> Result<i32, Stri
 mod tests {
     use super::*;
     use crate::suite::compare::tests::run_at;
+
+    #[test]
+    fn a_missing_run_level_file_to_save_to_is_not_folded_in() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            c: CalibrateCli,
+        }
+        let missing = std::env::temp_dir().join(format!("boardbench-missing-{}.json", std::process::id()));
+        let parse = |extra: &[&str]| {
+            let mut argv = vec!["calibrate", "getattacksbench", "--run-level", missing.to_str().unwrap()];
+            argv.extend_from_slice(extra);
+            Cli::try_parse_from(argv).unwrap().c
+        };
+        let saving = measuring_args(&parse(&["--save"]));
+        assert!(saving.no_run_level && saving.run_level.is_none());
+        // Without --save the file is an input, and its absence the run's error.
+        let reading = measuring_args(&parse(&[]));
+        assert!(!reading.no_run_level && reading.run_level.as_deref() == Some(missing.as_path()));
+    }
 
     #[test]
     fn coverage_counts_ordered_pairs() {
