@@ -11,13 +11,16 @@
 //! positions two ahead are prefetched, so the copy rarely waits on
 //! memory); a pass of the copies alone is timed too and subtracted.
 //!
-//! `evalreplay [--depth D] [--mobility KIND]... [--passes N]`
+//! `evalreplay [--depth D] [--mobility KIND]... [--passes N] [--buckets]`
 //!
 //! * `--depth`: the bench search depth (default 7);
 //! * `--mobility`: `mailbox`, `chain` or `single-probe`, repeatable
 //!   (default mailbox and chain);
 //! * `--passes`: timed passes of every variant, in a shuffled order each
-//!   time (default 9).
+//!   time (default 9);
+//! * `--buckets`: one attribution per density bucket (boardbench's: men
+//!   on the board 26-32, 13-25, 2-12), each over the positions of the
+//!   stream in that bucket, in their order.
 //!
 //! Prints per group its cost (full minus the variant without the group and
 //! the state it builds), split into its own work and its state, the inputs
@@ -122,6 +125,11 @@ const PREFETCH_AHEAD: usize = 2;
 /// milliseconds apart.
 const CHUNK: usize = 4096;
 
+/// The density buckets of boardbench (men on the board, kings and pawns
+/// included).
+const BUCKETS: [(&str, std::ops::RangeInclusive<u32>); 3] =
+    [("opening", 26..=32), ("middlegame", 13..=25), ("endgame", 2..=12)];
+
 /// Ask for every cache line of `pos` (a no-op past the end of the stream).
 #[inline(always)]
 fn prefetch(pos: Option<&Position>) {
@@ -177,7 +185,7 @@ fn difference(a: &[f64], b: &[f64]) -> (f64, f64, f64) {
 }
 
 /// Time every variant of `kind` over `stream` and print the attribution.
-fn replay(kind: MobilityKind, stream: &[Position], passes: usize, rng: &mut Rng) {
+fn replay(kind: MobilityKind, title: &str, stream: &[Position], passes: usize, rng: &mut Rng) {
     let mut evals: Vec<Box<dyn DynEvaluation>> =
         Ablation::ALL.iter().map(|&a| ablated(kind, a, Weights::default(), full_eval_config())).collect();
     // With the counters compiled in: every variant runs with them off, and
@@ -229,7 +237,7 @@ fn replay(kind: MobilityKind, stream: &[Position], passes: usize, rng: &mut Rng)
     let full = &ticks[index("full")];
     let (whole, lo, hi) = difference(full, copy);
     println!(
-        "{kind}: {} positions, {passes} passes; full evaluation {whole:.0} ticks ({lo:.0}-{hi:.0}), the copy {:.0}",
+        "{title}: {} positions, {passes} passes; full evaluation {whole:.0} ticks ({lo:.0}-{hi:.0}), the copy {:.0}",
         stream.len(),
         median(copy)
     );
@@ -294,8 +302,9 @@ fn replay(kind: MobilityKind, stream: &[Position], passes: usize, rng: &mut Rng)
 }
 
 fn run() -> Result<(), String> {
-    const USAGE: &str = "usage: evalreplay [--depth D] [--mobility mailbox|chain|single-probe]... [--passes N]";
-    let (mut depth, mut passes, mut kinds) = (7u32, 9usize, Vec::new());
+    const USAGE: &str =
+        "usage: evalreplay [--depth D] [--mobility mailbox|chain|single-probe]... [--passes N] [--buckets]";
+    let (mut depth, mut passes, mut kinds, mut by_bucket) = (7u32, 9usize, Vec::new(), false);
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         let mut value = |what: &str| it.next().ok_or(format!("{a} needs {what}; {USAGE}"));
@@ -315,6 +324,7 @@ fn run() -> Result<(), String> {
                         .ok_or_else(|| format!("--mobility {v:?}: not one of mailbox, chain, single-probe"))?,
                 );
             }
+            "--buckets" => by_bucket = true,
             _ => return Err(format!("unknown argument {a:?}; {USAGE}")),
         }
     }
@@ -327,7 +337,20 @@ fn run() -> Result<(), String> {
     }
     let mut rng = Rng::new(0x5eed);
     for kind in kinds {
-        replay(kind, &stream, passes, &mut rng);
+        if by_bucket {
+            for (name, men) in BUCKETS {
+                // The bucket's positions, still in the order the search met them.
+                let part: Vec<Position> =
+                    stream.iter().filter(|p| men.contains(&p.occupied().count())).cloned().collect();
+                if part.len() < CHUNK {
+                    println!("{kind} {name}: {} positions, too few to time (fewer than {CHUNK})", part.len());
+                } else {
+                    replay(kind, &format!("{kind} {name}"), &part, passes, &mut rng);
+                }
+            }
+        } else {
+            replay(kind, &kind.to_string(), &stream, passes, &mut rng);
+        }
     }
     Ok(())
 }
