@@ -20,7 +20,9 @@
 //!   time (default 9);
 //! * `--buckets`: one attribution per density bucket (boardbench's: men
 //!   on the board 26-32, 13-25, 2-12), each over the positions of the
-//!   stream in that bucket, in their order.
+//!   stream in that bucket, in their order;
+//! * `--fenced`: the counters read the timer fenced instead of plain
+//!   (`eval-time` builds; [`engine::eval::counters`]).
 //!
 //! Prints per group its cost (full minus the variant without the group and
 //! the state it builds), split into its own work and its state, the inputs
@@ -184,20 +186,31 @@ fn difference(a: &[f64], b: &[f64]) -> (f64, f64, f64) {
     (median(&d), d.iter().copied().fold(f64::INFINITY, f64::min), d.iter().copied().fold(f64::NEG_INFINITY, f64::max))
 }
 
+/// How the arms are timed.
+struct Options {
+    /// Timed passes of every arm.
+    passes: usize,
+    /// The counters read the timer fenced (`eval-time` builds only).
+    fenced: bool,
+}
+
 /// Time every variant of `kind` over `stream` and print the attribution.
-fn replay(kind: MobilityKind, title: &str, stream: &[Position], passes: usize, rng: &mut Rng) {
+fn replay(kind: MobilityKind, title: &str, stream: &[Position], options: &Options, rng: &mut Rng) {
+    let passes = options.passes;
     let mut evals: Vec<Box<dyn DynEvaluation>> =
         Ablation::ALL.iter().map(|&a| ablated(kind, a, Weights::default(), full_eval_config())).collect();
     // With the counters compiled in: every variant runs with them off, and
     // one more arm is the full evaluation with the rotating counters on.
     #[cfg(feature = "eval-time")]
     let counters_arm = {
+        let fenced = options.fenced;
         for e in &mut evals {
             e.counters_mut().set_mode(CounterMode::Off);
         }
         let mut on = ablated(kind, Ablation::ALL[0], Weights::default(), full_eval_config());
         on.counters_mut().set_mode(CounterMode::Rotating);
         on.counters_mut().set_duty(1);
+        on.counters_mut().set_fenced(fenced);
         evals.push(on);
         evals.len() - 1
     };
@@ -303,8 +316,9 @@ fn replay(kind: MobilityKind, title: &str, stream: &[Position], passes: usize, r
 
 fn run() -> Result<(), String> {
     const USAGE: &str =
-        "usage: evalreplay [--depth D] [--mobility mailbox|chain|single-probe]... [--passes N] [--buckets]";
-    let (mut depth, mut passes, mut kinds, mut by_bucket) = (7u32, 9usize, Vec::new(), false);
+        "usage: evalreplay [--depth D] [--mobility mailbox|chain|single-probe]... [--passes N] [--buckets] [--fenced]";
+    let (mut depth, mut kinds, mut by_bucket) = (7u32, Vec::new(), false);
+    let mut options = Options { passes: 9, fenced: false };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         let mut value = |what: &str| it.next().ok_or(format!("{a} needs {what}; {USAGE}"));
@@ -315,7 +329,8 @@ fn run() -> Result<(), String> {
             }
             "--passes" => {
                 let v = value("a number of passes")?;
-                passes = v.parse().ok().filter(|&n| n >= 1).ok_or(format!("--passes {v:?}: not a positive number"))?;
+                options.passes =
+                    v.parse().ok().filter(|&n| n >= 1).ok_or(format!("--passes {v:?}: not a positive number"))?;
             }
             "--mobility" => {
                 let v = value("a kind")?;
@@ -325,11 +340,15 @@ fn run() -> Result<(), String> {
                 );
             }
             "--buckets" => by_bucket = true,
+            "--fenced" => options.fenced = true,
             _ => return Err(format!("unknown argument {a:?}; {USAGE}")),
         }
     }
     if kinds.is_empty() {
         kinds = vec![MobilityKind::Mailbox, MobilityKind::Chain];
+    }
+    if options.fenced && !cfg!(feature = "eval-time") {
+        return Err("--fenced times the counters, which this build lacks: build with --features eval-time".into());
     }
     let stream = record(depth);
     if stream.is_empty() {
@@ -345,11 +364,11 @@ fn run() -> Result<(), String> {
                 if part.len() < CHUNK {
                     println!("{kind} {name}: {} positions, too few to time (fewer than {CHUNK})", part.len());
                 } else {
-                    replay(kind, &format!("{kind} {name}"), &part, passes, &mut rng);
+                    replay(kind, &format!("{kind} {name}"), &part, &options, &mut rng);
                 }
             }
         } else {
-            replay(kind, &kind.to_string(), &stream, passes, &mut rng);
+            replay(kind, &kind.to_string(), &stream, &options, &mut rng);
         }
     }
     Ok(())
