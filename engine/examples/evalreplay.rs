@@ -354,21 +354,27 @@ fn run() -> Result<(), String> {
     if stream.is_empty() {
         return Err(format!("the bench search to depth {depth} evaluated no position in full"));
     }
+    // The streams to replay: the whole, or each bucket's positions, still
+    // in the order the search met them (split once, for every kind).
+    let parts: Vec<(&str, Vec<Position>)> = if by_bucket {
+        BUCKETS
+            .iter()
+            .map(|(name, men)| {
+                (*name, stream.iter().filter(|p| men.contains(&p.occupied().count())).cloned().collect())
+            })
+            .collect()
+    } else {
+        vec![("", stream)]
+    };
     let mut rng = Rng::new(0x5eed);
     for kind in kinds {
-        if by_bucket {
-            for (name, men) in BUCKETS {
-                // The bucket's positions, still in the order the search met them.
-                let part: Vec<Position> =
-                    stream.iter().filter(|p| men.contains(&p.occupied().count())).cloned().collect();
-                if part.len() < CHUNK {
-                    println!("{kind} {name}: {} positions, too few to time (fewer than {CHUNK})", part.len());
-                } else {
-                    replay(kind, &format!("{kind} {name}"), &part, &options, &mut rng);
-                }
+        for (name, part) in &parts {
+            let title = if name.is_empty() { kind.to_string() } else { format!("{kind} {name}") };
+            if part.len() < CHUNK {
+                println!("{title}: {} positions, too few to time (fewer than {CHUNK})", part.len());
+            } else {
+                replay(kind, &title, part, &options, &mut rng);
             }
-        } else {
-            replay(kind, &kind.to_string(), &stream, &options, &mut rng);
         }
     }
     Ok(())
