@@ -22,7 +22,11 @@
 //!   on the board 26-32, 13-25, 2-12), each over the positions of the
 //!   stream in that bucket, in their order;
 //! * `--fenced`: the counters read the timer fenced instead of plain
-//!   (`eval-time` builds; [`engine::eval::counters`]).
+//!   (`eval-time` builds; [`engine::eval::counters`]);
+//! * `--prefix`: the counters read prefix marks instead of rotating
+//!   regions (`eval-time` builds): each evaluation reads the time from its
+//!   start to the end of one phase, and a phase costs the difference of
+//!   neighbouring marks.
 //!
 //! Prints per group its cost (full minus the variant without the group and
 //! the state it builds), split into its own work and its state, the inputs
@@ -190,6 +194,8 @@ fn difference(a: &[f64], b: &[f64]) -> (f64, f64, f64) {
 struct Options {
     /// Timed passes of every arm.
     passes: usize,
+    /// The counters read prefix marks (`eval-time` builds only).
+    prefix: bool,
     /// The counters read the timer fenced (`eval-time` builds only).
     fenced: bool,
 }
@@ -208,7 +214,7 @@ fn replay(kind: MobilityKind, title: &str, stream: &[Position], options: &Option
             e.counters_mut().set_mode(CounterMode::Off);
         }
         let mut on = ablated(kind, Ablation::ALL[0], Weights::default(), full_eval_config());
-        on.counters_mut().set_mode(CounterMode::Rotating);
+        on.counters_mut().set_mode(if options.prefix { CounterMode::Prefix } else { CounterMode::Rotating });
         on.counters_mut().set_duty(1);
         on.counters_mut().set_fenced(fenced);
         evals.push(on);
@@ -259,9 +265,12 @@ fn replay(kind: MobilityKind, title: &str, stream: &[Position], options: &Option
         let summary = evals[counters_arm].counters_mut().summary();
         let (on, _, _) = difference(&ticks[counters_arm], copy);
         println!(
-            "  rotating counters: instrumented {on:.0} ticks, {:.2}x the full evaluation; pair {:.1} ticks subtracted",
+            "  {} counters: instrumented {on:.0} ticks, {:.2}x the full evaluation; pair {:.1} ticks subtracted; whole {:.0}, rows {:.0}",
+            summary.mode.name(),
             on / whole,
-            summary.pair_ticks
+            summary.pair_ticks,
+            summary.whole.unwrap_or(f64::NAN),
+            summary.sum_of_rows()
         );
         summary
     };
@@ -316,9 +325,9 @@ fn replay(kind: MobilityKind, title: &str, stream: &[Position], options: &Option
 
 fn run() -> Result<(), String> {
     const USAGE: &str =
-        "usage: evalreplay [--depth D] [--mobility mailbox|chain|single-probe]... [--passes N] [--buckets] [--fenced]";
+        "usage: evalreplay [--depth D] [--mobility mailbox|chain|single-probe]... [--passes N] [--buckets] [--fenced] [--prefix]";
     let (mut depth, mut kinds, mut by_bucket) = (7u32, Vec::new(), false);
-    let mut options = Options { passes: 9, fenced: false };
+    let mut options = Options { passes: 9, fenced: false, prefix: false };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         let mut value = |what: &str| it.next().ok_or(format!("{a} needs {what}; {USAGE}"));
@@ -341,14 +350,17 @@ fn run() -> Result<(), String> {
             }
             "--buckets" => by_bucket = true,
             "--fenced" => options.fenced = true,
+            "--prefix" => options.prefix = true,
             _ => return Err(format!("unknown argument {a:?}; {USAGE}")),
         }
     }
     if kinds.is_empty() {
         kinds = vec![MobilityKind::Mailbox, MobilityKind::Chain];
     }
-    if options.fenced && !cfg!(feature = "eval-time") {
-        return Err("--fenced times the counters, which this build lacks: build with --features eval-time".into());
+    if (options.fenced || options.prefix) && !cfg!(feature = "eval-time") {
+        return Err("--fenced and --prefix choose how the counters read, which this build lacks: \
+                    build with --features eval-time"
+            .into());
     }
     let stream = record(depth);
     if stream.is_empty() {

@@ -1,8 +1,9 @@
 //! `engine evalcycles`: without the `eval-time` feature it says how to get
 //! it; with the feature (`cargo test --release -p engine --features
 //! eval-time --test cli_evalcycles`) the rotating counters time every group
-//! and never report a negative cost, and the all-phases rows sum to the
-//! measured whole.
+//! and never report a negative cost, the all-phases rows sum to the
+//! measured whole, and the prefix marks read every group of the full
+//! evaluations in a search.
 
 use std::process::{Command, Output};
 
@@ -96,6 +97,25 @@ fn rotating_counters_in_a_search_time_every_group() {
 
 #[cfg(feature = "eval-time")]
 #[test]
+fn prefix_marks_in_a_search_read_every_group_of_the_full_evaluations() {
+    let v = json(&["evalcycles", "--fen", FEN, "--depth", "7", "--counters", "prefix", "--json"]);
+    assert_eq!(v["counters"], "prefix");
+    let evals = v["evals"].as_u64().unwrap();
+    let full = v["full_percent"].as_f64().unwrap() / 100.0 * evals as f64;
+    // Every group's phases were marked in some full evaluation (the marks
+    // of evaluations that exited lazily or hit the hash are not counted).
+    for g in v["groups"].as_array().unwrap() {
+        let n = g["timed_evals"].as_u64().unwrap();
+        assert!(n > 0 && (n as f64) <= full + 1.0, "{g} of {full} full evaluations");
+    }
+    never_negative(&v);
+    assert!(v["whole"]["ticks_per_eval"].as_f64().unwrap() > 0.0, "{v}");
+    // One pair per evaluation at most.
+    assert!(v["counter_overhead"]["regions_per_eval"].as_f64().unwrap() <= 1.0);
+}
+
+#[cfg(feature = "eval-time")]
+#[test]
 fn all_phases_rows_sum_to_the_whole() {
     let v = json(&["evalcycles", "--fen", FEN, "--depth", "6", "--counters", "all-phases", "--json"]);
     assert_eq!(v["counters"], "all-phases");
@@ -127,7 +147,7 @@ fn full_evaluations_mode() {
     let (dir, epd) = two_positions("full");
     let epd = epd.to_str().unwrap();
     for mobility in ["mailbox", "chain", "single-probe"] {
-        for counters in ["rotating", "all-phases"] {
+        for counters in ["rotating", "all-phases", "prefix"] {
             let v = json(&[
                 "evalcycles",
                 epd,
@@ -165,6 +185,14 @@ fn full_evaluations_mode() {
                 // Each pass starts the rotation one slot later: every
                 // slot timed 20 times (300 evaluations, 15 slots).
                 assert!(v["groups"].as_array().unwrap().iter().all(|g| g["timed_evals"] == 20));
+            }
+            if counters == "prefix" {
+                // 150 passes over 25 marks, one mark per pass: each mark
+                // read in 6 passes of 2 positions, so every pass gives a
+                // floor (a pass the OS interrupted gives none).
+                assert!(v["whole"]["timed_evals"].as_u64().unwrap() >= 10, "{v}");
+                assert!(v["floors"]["whole"].as_f64().is_some(), "{v}");
+                assert!(v["counter_overhead"]["regions_per_eval"].as_f64().unwrap() <= 1.0);
             }
         }
     }

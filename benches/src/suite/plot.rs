@@ -648,8 +648,8 @@ fn attribution_plots(name: &str, a: &EvalAttribution, dir: &Path) -> Result<Vec<
         let mut notes: Vec<String> = [
             "ablation: full - without G,",
             "  lighter: the state G builds;",
-            "counters: rotating, one group",
-            "  per evaluation, pair subtracted;",
+            "counters: prefix marks, one",
+            "  per evaluation, differenced;",
             "inputs: what no group removes",
             "  (all left out; counters: each);",
             "unattributed: whole - rows,",

@@ -247,8 +247,10 @@ impl PrecisionOutcome {
 /// * ablation: floor(full) - floor(full without the group), both timed
 ///   interleaved by boardbench's runner on the same positions, with a 95%
 ///   interval;
-/// * counters: the eval-time build's rotating counters (one group timed per
-///   evaluation, the start/stop pair's calibrated cost subtracted);
+/// * counters: the eval-time build's prefix counters (one mark per
+///   evaluation, from its start to the end of one phase; a group is the
+///   difference of neighbouring marks, the pair's calibrated cost
+///   subtracted once);
 /// * instructions: the ablation again under callgrind (deterministic).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct EvalAttribution {
@@ -285,7 +287,7 @@ pub struct WholeEvaluation {
     /// (boardbench's build, no counters).
     pub uninstrumented_floor: Option<f64>,
     /// Floor (10th percentile of passes) of the eval-time build's
-    /// evaluation with the rotating counters on, in every evaluation.
+    /// evaluation with the prefix counters on, in every evaluation.
     pub instrumented_floor: Option<f64>,
     /// The same with the counters off (the evaluation's copy without their
     /// tests), its passes interleaved with the instrumented ones.
@@ -340,8 +342,8 @@ pub struct AttributionRow {
     /// remainder). Its interval combines the parts' (see the module docs of
     /// evalcycles' attribution).
     pub ablation: Option<Cost>,
-    /// Counter ticks (rotating mode, pair cost subtracted, mean over the
-    /// evaluations that timed the row; never below zero but in the
+    /// Counter ticks (prefix mode: differences of neighbouring marks' means,
+    /// the pair's cost subtracted once; never below zero but in the
     /// unattributed row).
     pub counter: Option<f64>,
     /// Counter ticks: the lowest mean of a pass over every position.

@@ -16,6 +16,9 @@ pub enum CountersArg {
     Rotating,
     /// Every phase in every evaluation (the counters cost several times what they measure).
     AllPhases,
+    /// Each evaluation reads one mark, cycling: the time from its start to the end of one phase;
+    /// a phase is the difference of neighbouring marks, so the rows add up to the whole.
+    Prefix,
 }
 
 /// Timer reads on the command line.
@@ -295,6 +298,7 @@ mod counted {
         let mode = match a.counters {
             CountersArg::Rotating => CounterMode::Rotating,
             CountersArg::AllPhases => CounterMode::AllPhases,
+            CountersArg::Prefix => CounterMode::Prefix,
         };
 
         use MobilityKind::*;
@@ -426,9 +430,15 @@ mod counted {
             let legacy_whole_ticks = (raw_whole * evals).round();
             let phase_ticks: f64 = phases.iter().map(|p| p["ticks"].as_f64().unwrap_or(0.0)).sum();
             let outside = (legacy_whole_ticks - phase_ticks).max(0.0);
-            let regions: f64 = s.phases.iter().map(|p| p.regions_per_eval * p.timed_evals as f64).sum::<f64>()
-                + c.calls[Phase::Calibration as usize] as f64
-                + c.whole_calls as f64;
+            // Prefix mode: one pair (the start read and one mark) per
+            // counted evaluation.
+            let regions: f64 = if s.mode == CounterMode::Prefix {
+                c.mark_calls.iter().sum::<u64>() as f64
+            } else {
+                s.phases.iter().map(|p| p.regions_per_eval * p.timed_evals as f64).sum::<f64>()
+                    + c.calls[Phase::Calibration as usize] as f64
+                    + c.whole_calls as f64
+            };
             let paid = s.pair_ticks * regions / evals;
             let unattributed = s.unattributed();
             let instrumented = self.passes.map(|p| {
@@ -495,11 +505,15 @@ mod counted {
                         self.duty
                     ),
                     CounterMode::Rotating => "rotating (one group, input or the whole timed per evaluation)".into(),
+                    CounterMode::Prefix => "prefix (one mark per full evaluation: from its start to the end of one \
+                                            phase; a phase is the difference of neighbouring marks)"
+                        .into(),
                     _ => "all phases (every phase timed in every evaluation)".into(),
                 }
             );
             println!(
-                "pair cost subtracted from every timed region: {:.1} ticks ({})",
+                "pair cost subtracted {}: {:.1} ticks ({})",
+                if s.mode == CounterMode::Prefix { "once, from the first mark" } else { "from every timed region" },
                 s.pair_ticks,
                 if s.pair_in_place {
                     format!("in place, {} samples; tight-loop median {}", s.calibration_samples, self.c.region_overhead)
@@ -559,7 +573,7 @@ mod counted {
                 }
                 _ => println!("whole evaluation: never timed (too few evaluations)"),
             }
-            if s.mode == CounterMode::Rotating && full {
+            if matches!(s.mode, CounterMode::Rotating | CounterMode::Prefix) && full {
                 println!(
                     "(ticks/eval: means over the evaluations that timed each row; floor: the lowest mean of a pass \
                      over every position timing it)"

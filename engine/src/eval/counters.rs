@@ -21,6 +21,16 @@
 //!   N ([`EvalCounters::set_duty`]) one run in N is timed and the others
 //!   run the evaluation's copy without those tests, at the cost of an
 //!   evaluation without counters.
+//! * [`CounterMode::Prefix`]: each full evaluation reads one mark, cycling
+//!   through them in runs as above: the time from the evaluation's start
+//!   to the end of one phase ([`MARK_POINTS`]), to a read right after the
+//!   start (the pair) or to the evaluation's return (the whole). A phase
+//!   costs its mark's mean less the previous mark's, so the rows add up to
+//!   the whole by construction: work still in flight at a mark is charged
+//!   to the next phase instead of being lost between two regions, which is
+//!   why the rotating mode's plain reads come out short. One pair per
+//!   evaluation, no duty; only evaluations that go full count (a lazy exit
+//!   would reach the early marks and not the later ones).
 //! * [`CounterMode::AllPhases`]: every phase, the calibration region and
 //!   the whole, in every evaluation (the old mode: the counters then cost
 //!   several times what they measure).
@@ -287,6 +297,49 @@ pub const TIME_ALL: Timing = SLOTS as Timing;
 /// Nothing (counters off, ablation variants, traces).
 pub const TIME_NOTHING: Timing = SLOTS as Timing + 1;
 
+/// Prefix mode: the end of one phase, from the evaluation's start.
+pub const TIME_MARK: Timing = SLOTS as Timing + 2;
+
+/// Prefix mode: the start mark (a read right after the start's: the pair).
+pub const TIME_MARK_START: Timing = SLOTS as Timing + 3;
+
+/// Prefix mode: the end mark (after the evaluation returns: the whole).
+pub const TIME_MARK_END: Timing = SLOTS as Timing + 4;
+
+/// The ends of phases the prefix mode reads, in the order the evaluation
+/// reaches them: a phase and how many of its regions come before the one
+/// marked (the knights and bishops are timed once per colour, one
+/// colour's knights and bishops before the other's).
+pub const MARK_POINTS: [(Phase, u8); PHASES + 2] = {
+    let mut points = [(Phase::HashProbe, 0); PHASES + 2];
+    let mut i = 0;
+    let mut n = 0;
+    while i < PHASES {
+        let p = Phase::ALL[i];
+        points[n] = (p, 0);
+        n += 1;
+        if matches!(p, Phase::Knights) {
+            points[n] = (Phase::Bishops, 0);
+            points[n + 1] = (Phase::Knights, 1);
+            points[n + 2] = (Phase::Bishops, 1);
+            n += 3;
+            i += 1; // the first bishops are placed
+        }
+        i += 1;
+    }
+    points
+};
+
+/// Marks of the prefix mode: [`MARK_POINTS`], then [`MARK_START`] and
+/// [`MARK_END`].
+pub const MARKS: usize = MARK_POINTS.len() + 2;
+
+/// The start mark's index: a read right after the evaluation's start read.
+pub const MARK_START: usize = MARK_POINTS.len();
+
+/// The end mark's index: after the evaluation returned.
+pub const MARK_END: usize = MARK_POINTS.len() + 1;
+
 /// The phases an evaluation with `timing` times, as [`Phase::bit`]s.
 #[inline(always)]
 pub const fn timed_phases(timing: Timing) -> u32 {
@@ -321,6 +374,10 @@ pub enum CounterMode {
     AllPhases,
     /// One slot in every evaluation.
     Fixed(Slot),
+    /// One mark per evaluation, cycling: the time from the evaluation's
+    /// start to the end of one phase ([`Mark`]); a phase's cost is the
+    /// difference of two neighbouring marks' means.
+    Prefix,
     /// Nothing.
     Off,
 }
@@ -332,6 +389,7 @@ impl CounterMode {
             CounterMode::Rotating => "rotating",
             CounterMode::AllPhases => "all-phases",
             CounterMode::Fixed(_) => "fixed",
+            CounterMode::Prefix => "prefix",
             CounterMode::Off => "off",
         }
     }
@@ -404,6 +462,27 @@ pub struct EvalCounters {
     run: Run,
     /// Per slot, the lowest run mean (rotating mode).
     floors: [Option<RunFloor>; SLOTS],
+    /// Prefix mode: the current evaluation's start read.
+    eval_start: u64,
+    /// Prefix mode: the mark the current run of evaluations reads, and the
+    /// next run's; regions of the marked phase still to pass over in the
+    /// current evaluation.
+    mark: usize,
+    skip: u8,
+    next_mark: usize,
+    /// Prefix mode: the current evaluation's read of its mark, kept until
+    /// the evaluation ends ([`EvalCounters::end_evaluation`]).
+    pending: Option<u64>,
+    /// Prefix mode: ticks from the start to each mark, summed over the
+    /// full evaluations that read it.
+    pub mark_ticks: [u64; MARKS],
+    /// Prefix mode: reads of each mark counted (full evaluations, an
+    /// interrupted read left out).
+    pub mark_calls: [u64; MARKS],
+    /// Prefix mode: the current run of one mark.
+    mark_run: Run,
+    /// Prefix mode: per mark, the lowest run mean (raw ticks).
+    mark_floors: [Option<RunFloor>; MARKS],
 }
 
 impl EvalCounters {
@@ -446,7 +525,9 @@ impl EvalCounters {
     /// position is timed under every slot.
     pub fn set_rotation(&mut self, slot: usize) {
         self.close_run();
+        self.close_mark_run();
         self.next_slot = slot % SLOTS;
+        self.next_mark = slot % MARKS;
         self.run_left = 0;
         self.idle_runs = 0;
     }
@@ -513,7 +594,7 @@ impl EvalCounters {
         Self::fold_run(&mut self.floors, self.slot, run, len);
     }
 
-    fn fold_run(floors: &mut [Option<RunFloor>; SLOTS], slot: usize, run: Run, len: u32) {
+    fn fold_run<const N: usize>(floors: &mut [Option<RunFloor>; N], slot: usize, run: Run, len: u32) {
         // (An untimed run counts no evaluations.)
         if run.spoiled || run.evals != len {
             return;
@@ -532,7 +613,13 @@ impl EvalCounters {
     #[inline(always)]
     pub fn begin(&mut self) -> Timing {
         let t = self.choose();
-        self.active = timed_phases(t);
+        self.active = if t == TIME_MARK {
+            let (phase, skip) = MARK_POINTS[self.mark];
+            self.skip = skip;
+            phase.bit()
+        } else {
+            timed_phases(t)
+        };
         t
     }
 
@@ -558,8 +645,99 @@ impl EvalCounters {
                 self.slot_evals[s] += 1;
                 s as Timing
             }
+            CounterMode::Prefix => {
+                if self.run_left == 0 {
+                    self.next_mark_run();
+                }
+                self.run_left -= 1;
+                self.pending = None;
+                match self.mark {
+                    MARK_START => TIME_MARK_START,
+                    MARK_END => TIME_MARK_END,
+                    _ => TIME_MARK,
+                }
+            }
             CounterMode::Off => TIME_NOTHING,
         }
+    }
+
+    /// Prefix mode: note the current evaluation's start read.
+    #[inline(always)]
+    pub fn set_eval_start(&mut self, t0: u64) {
+        self.eval_start = t0;
+    }
+
+    /// The start of a timed region: a fresh read, or in prefix mode the
+    /// evaluation's start.
+    #[inline(always)]
+    pub fn region_start(&self) -> u64 {
+        if self.mode == CounterMode::Prefix {
+            self.eval_start
+        } else {
+            self.read_start()
+        }
+    }
+
+    /// Prefix mode: start the next mark's run.
+    #[cold]
+    fn next_mark_run(&mut self) {
+        self.close_mark_run();
+        self.run_left = self.run_length();
+        self.mark = self.next_mark;
+        self.next_mark = if self.mark + 1 == MARKS { 0 } else { self.mark + 1 };
+    }
+
+    /// Prefix mode: end the current mark's run; a complete, uninterrupted
+    /// one may lower the mark's floor.
+    #[cold]
+    fn close_mark_run(&mut self) {
+        let run = std::mem::take(&mut self.mark_run);
+        let len = self.run_length();
+        Self::fold_run(&mut self.mark_floors, self.mark, run, len);
+    }
+
+    /// Prefix mode: the current evaluation read `ticks` from its start to
+    /// the current mark (`mark` is that mark: the start or end mark, or
+    /// the phase's).
+    #[inline(always)]
+    pub fn add_mark(&mut self, mark: usize, ticks: u64) {
+        debug_assert_eq!(mark, self.mark);
+        self.pending = Some(ticks);
+    }
+
+    /// Prefix mode: the evaluation ended, in full or not. Only full
+    /// evaluations count: a mark's mean over every evaluation that reached
+    /// it would mix lazy exits into the marks before the lazy test and not
+    /// into those after, and the differences would not be costs.
+    #[inline(always)]
+    pub fn end_evaluation(&mut self, full: bool) {
+        if !full {
+            return;
+        }
+        self.mark_run.evals += 1;
+        match self.pending.take() {
+            Some(ticks) if ticks <= OUTLIER_TICKS => {
+                self.mark_ticks[self.mark] += ticks;
+                self.mark_calls[self.mark] += 1;
+                self.mark_run.ticks += ticks;
+                self.mark_run.regions += 1;
+            }
+            // Interrupted: left out, and the run gives no floor.
+            Some(_) => self.mark_run.spoiled = true,
+            // A mark in a phase this evaluation never ran (the lazy test
+            // with the lazy exit off).
+            None => {}
+        }
+    }
+
+    /// Prefix mode: per mark, the lowest mean of a complete run, with the
+    /// current run counted if it is complete.
+    pub fn mark_floors(&self) -> [Option<RunFloor>; MARKS] {
+        let mut f = self.mark_floors;
+        if self.mode == CounterMode::Prefix {
+            Self::fold_run(&mut f, self.mark, self.mark_run, self.run_length());
+        }
+        f
     }
 
     /// Does the current evaluation time `phase`?
@@ -603,6 +781,17 @@ impl EvalCounters {
     #[inline(always)]
     /// Add `ticks` of one timed region of `phase`.
     pub fn add(&mut self, phase: Phase, ticks: u64) {
+        if self.mode == CounterMode::Prefix {
+            // The marked region of the phase, the earlier ones passed
+            // over; nothing after it is read.
+            if self.skip > 0 {
+                self.skip -= 1;
+            } else {
+                self.active = 0;
+                self.add_mark(self.mark, ticks);
+            }
+            return;
+        }
         if ticks > OUTLIER_TICKS || (phase == Phase::Calibration && ticks > CALIBRATION_OUTLIER_TICKS) {
             self.discarded[phase as usize] += 1;
             self.run.spoiled = true;
@@ -648,7 +837,7 @@ impl EvalCounters {
         match self.mode {
             CounterMode::Rotating | CounterMode::Fixed(_) => self.slot_evals[slot.index()],
             CounterMode::AllPhases => self.evals,
-            CounterMode::Off => 0,
+            CounterMode::Prefix | CounterMode::Off => 0,
         }
     }
 
@@ -764,6 +953,9 @@ pub struct CounterSummary {
 impl CounterSummary {
     /// The summary of `c`'s counts.
     pub fn of(c: &EvalCounters) -> CounterSummary {
+        if c.mode == CounterMode::Prefix {
+            return Self::of_prefix(c);
+        }
         let cal = Phase::Calibration as usize;
         let samples = c.calls[cal];
         let pair_in_place = samples >= MIN_CALIBRATION_SAMPLES;
@@ -859,6 +1051,89 @@ impl CounterSummary {
         }
     }
 
+    /// The summary of prefix marks: each phase is its mark's mean less the
+    /// mean of the last mark before it that was read (the start mark for
+    /// the first), never below zero; the pair is the start mark, the whole
+    /// the end mark less the start mark. A phase no evaluation reached
+    /// (the lazy test with the lazy exit off) costs nothing, and its
+    /// successor is measured from the mark before it.
+    fn of_prefix(c: &EvalCounters) -> CounterSummary {
+        let mean = |m: usize| (c.mark_calls[m] > 0).then(|| c.mark_ticks[m] as f64 / c.mark_calls[m] as f64);
+        let samples = c.mark_calls[MARK_START];
+        let pair_in_place = samples >= MIN_CALIBRATION_SAMPLES;
+        let pair_ticks = if pair_in_place { mean(MARK_START).unwrap_or(0.0) } else { c.region_overhead as f64 };
+        let floors = c.mark_floors();
+        let floor = |m: usize| floors[m].map(|f| f.raw_ticks_per_eval);
+        let pair_floor = floor(MARK_START);
+        let mut before = pair_ticks;
+        let mut floor_before = pair_floor;
+        let mut phase_floors = [Some(0.0); PHASES];
+        let mut phases: Vec<PhaseCost> = Phase::ALL
+            .iter()
+            .filter(|&&p| p != Phase::Calibration)
+            .map(|&phase| PhaseCost {
+                phase,
+                ticks_per_eval: 0.0,
+                raw_ticks_per_eval: 0.0,
+                regions_per_eval: 0.0,
+                timed_evals: 0,
+            })
+            .collect();
+        for (i, &(p, _)) in MARK_POINTS.iter().enumerate() {
+            let Some(m) = mean(i) else { continue };
+            let cost = (m - before).max(0.0);
+            before = m;
+            let f = floor(i);
+            let own = f.zip(floor_before).map(|(f, b)| (f - b).max(0.0));
+            phase_floors[p as usize] = phase_floors[p as usize].zip(own).map(|(a, b)| a + b);
+            floor_before = f;
+            if let Some(row) = phases.iter_mut().find(|r| r.phase == p) {
+                row.ticks_per_eval += cost;
+                row.raw_ticks_per_eval = m;
+                row.regions_per_eval += 1.0;
+                row.timed_evals += c.mark_calls[i];
+            }
+        }
+        let slot_cost = |slot: Slot| {
+            let members = phases.iter().filter(|p| p.phase.slot() == slot);
+            SlotCost {
+                slot,
+                ticks_per_eval: members.clone().map(|p| p.ticks_per_eval).sum(),
+                regions_per_eval: members.clone().map(|p| p.regions_per_eval).sum(),
+                timed_evals: members.clone().map(|p| p.timed_evals).sum(),
+                floor_ticks_per_eval: members.clone().map(|p| phase_floors[p.phase as usize]).sum(),
+                floor_runs: MARK_POINTS
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (p, _))| p.slot() == slot)
+                    .filter_map(|(i, _)| floors[i].map(|f| f.runs))
+                    .min()
+                    .unwrap_or(0),
+            }
+        };
+        let read = |p: Phase| MARK_POINTS.iter().zip(c.mark_calls).any(|((q, _), n)| *q == p && n > 0);
+        let groups = Group::ALL.iter().map(|&g| slot_cost(Slot::Group(g))).collect();
+        let inputs = Input::ALL
+            .iter()
+            .filter(|&&i| i != Input::ClearWords || read(Phase::ClearWords))
+            .map(|&i| slot_cost(Slot::Input(i)))
+            .collect();
+        CounterSummary {
+            mode: c.mode,
+            evals: c.evals,
+            pair_ticks,
+            pair_in_place,
+            calibration_samples: samples,
+            phases,
+            groups,
+            inputs,
+            whole: mean(MARK_END).map(|m| (m - pair_ticks).max(0.0)),
+            whole_timed: c.mark_calls[MARK_END],
+            whole_floor: floor(MARK_END).zip(pair_floor).map(|(e, s)| (e - s).max(0.0)),
+            pair_floor,
+        }
+    }
+
     /// Groups plus inputs, per evaluation.
     pub fn sum_of_rows(&self) -> f64 {
         self.groups.iter().chain(&self.inputs).map(|s| s.ticks_per_eval).sum()
@@ -889,7 +1164,7 @@ impl CounterSummary {
 macro_rules! timed {
     ($self:ident, $phase:expr, $body:block) => {{
         let on = TIMED != 0 && $self.counters.times($phase);
-        let t0 = if on { $self.counters.read_start() } else { 0 };
+        let t0 = if on { $self.counters.region_start() } else { 0 };
         let r = $body;
         if on {
             let t1 = $self.counters.read_stop();
@@ -1145,5 +1420,136 @@ mod tests {
         assert_eq!(s.inputs.len(), 3);
         // Every region was one pair and nothing else: the entries too.
         assert!(s.inputs.iter().all(|i| i.ticks_per_eval == 0.0));
+    }
+
+    /// A synthetic clock for the prefix mode: the pair reads 10 ticks, and
+    /// mark point `i` lies 7 ticks per point after it.
+    fn synthetic(point: usize) -> u64 {
+        if point == MARK_START {
+            10
+        } else {
+            10 + 7 * (point as u64 + 1)
+        }
+    }
+
+    #[test]
+    fn prefix_mode_reads_every_mark_and_one_mark_per_evaluation() {
+        let mut c = EvalCounters::default();
+        c.set_mode(CounterMode::Prefix);
+        c.set_run_length(3);
+        let mut seen = [0u32; MARKS];
+        for _ in 0..2 * MARKS * 3 {
+            let t = c.begin();
+            // One phase bit at most.
+            assert!(c.active.count_ones() <= 1);
+            assert_eq!(t == TIME_MARK, c.active != 0);
+            seen[c.mark] += 1;
+            c.end_evaluation(true);
+        }
+        assert!(seen.iter().all(|&n| n == 6), "every mark read in runs of 3: {seen:?}");
+        // The knights and bishops are marked once per colour.
+        let points = |p: Phase| MARK_POINTS.iter().filter(|(q, _)| *q == p).count();
+        assert_eq!((points(Phase::Knights), points(Phase::Bishops), points(Phase::Rooks)), (2, 2, 1));
+        assert!(MARK_POINTS.iter().all(|&(p, k)| k == 0 || matches!(p, Phase::Knights | Phase::Bishops)));
+        // Every phase is marked, in the order the evaluation reaches them.
+        assert!(Phase::ALL.iter().all(|p| points(*p) >= 1));
+    }
+
+    #[test]
+    fn prefix_rows_are_differences_of_marks_and_add_up_to_the_whole() {
+        let mut c = EvalCounters::default();
+        c.set_mode(CounterMode::Prefix);
+        for n in 0..MARKS * RUN_LENGTH as usize {
+            let t = c.begin();
+            let mark = c.mark;
+            match t {
+                TIME_MARK_START => c.add_mark(MARK_START, synthetic(MARK_START)),
+                TIME_MARK_END => c.add_mark(MARK_END, 500),
+                // The lazy test never runs (lazy exit off): its region
+                // never ends, so nothing is added.
+                TIME_MARK if MARK_POINTS[mark].0 == Phase::Lazy => {}
+                TIME_MARK => {
+                    // Each region of the marked phase ends, in order, as in
+                    // `timed!`: for a second colour's mark the first
+                    // colour's region is passed over.
+                    let (p, skip) = MARK_POINTS[mark];
+                    assert_eq!(c.active, p.bit());
+                    for k in 0..=skip {
+                        let point = MARK_POINTS.iter().position(|&q| q == (p, k)).unwrap();
+                        if c.times(p) {
+                            c.add(p, synthetic(point));
+                        }
+                    }
+                    assert_eq!(c.active, 0, "nothing after the mark is read");
+                }
+                _ => panic!("prefix mode chose timing {t}"),
+            }
+            // Every 5th evaluation exits lazily: it does not count.
+            if n % 5 == 4 {
+                c.add_mark(mark, 1_000_000);
+                c.end_evaluation(false);
+            } else {
+                c.end_evaluation(true);
+            }
+        }
+        let s = c.summary();
+        assert_eq!(s.mode, CounterMode::Prefix);
+        assert!(s.pair_in_place);
+        assert_eq!(s.pair_ticks, 10.0);
+        assert_eq!(s.whole, Some(490.0));
+        // Runs with lazy exits in them are not complete: no floors.
+        assert_eq!(s.whole_floor, None);
+        // Each point passed adds 7 ticks; the knights and bishops have two
+        // points each; the lazy test's 7 fall to the next mark (the
+        // calibration point, glue that no row holds).
+        let phase = |p: Phase| s.phases.iter().find(|x| x.phase == p).unwrap().ticks_per_eval;
+        assert_eq!(phase(Phase::HashProbe), 7.0);
+        assert_eq!(phase(Phase::Lazy), 0.0);
+        assert_eq!((phase(Phase::Knights), phase(Phase::Bishops), phase(Phase::Rooks)), (14.0, 14.0, 7.0));
+        let group = |g: Group| s.groups[g as usize].ticks_per_eval;
+        // Hash: probe and store; material: its phase, trades, the pair, scaling.
+        assert_eq!((group(Group::Hash), group(Group::Material)), (14.0, 28.0));
+        // The rows telescope to the last mark less the pair, less the
+        // calibration point's 14.
+        let last = synthetic(MARK_POINTS.len() - 1) as f64;
+        assert_eq!(s.sum_of_rows(), last - 10.0 - 14.0);
+        assert_eq!(s.unattributed(), Some(490.0 - s.sum_of_rows()));
+        assert!(s.groups.iter().chain(&s.inputs).all(|g| g.ticks_per_eval >= 0.0));
+        // No input is cleared in this synthetic evaluation but the clock
+        // reached its point: all three inputs are rows.
+        assert_eq!(s.inputs.len(), 3);
+    }
+
+    #[test]
+    fn prefix_differences_never_go_below_zero() {
+        let mut c = EvalCounters::default();
+        c.set_mode(CounterMode::Prefix);
+        // The rooks' mark reads earlier than the bishops' before it (noise).
+        let rooks = MARK_POINTS.iter().position(|(p, _)| *p == Phase::Rooks).unwrap();
+        for _ in 0..MARKS * RUN_LENGTH as usize {
+            let t = c.begin();
+            let mark = c.mark;
+            match t {
+                TIME_MARK_START => c.add_mark(MARK_START, 10),
+                TIME_MARK_END => c.add_mark(MARK_END, 500),
+                _ => {
+                    let (p, skip) = MARK_POINTS[mark];
+                    for k in 0..=skip {
+                        let point = MARK_POINTS.iter().position(|&q| q == (p, k)).unwrap();
+                        let at = if point == rooks { synthetic(rooks) - 20 } else { synthetic(point) };
+                        if c.times(p) {
+                            c.add(p, at);
+                        }
+                    }
+                }
+            }
+            c.end_evaluation(true);
+        }
+        let s = c.summary();
+        let phase = |p: Phase| s.phases.iter().find(|x| x.phase == p).unwrap().ticks_per_eval;
+        assert_eq!(phase(Phase::Rooks), 0.0);
+        assert!(s.phases.iter().all(|p| p.ticks_per_eval >= 0.0));
+        assert!(s.groups.iter().all(|g| g.floor_ticks_per_eval.is_some_and(|f| f >= 0.0)));
+        assert_eq!(s.whole_floor, Some(490.0));
     }
 }

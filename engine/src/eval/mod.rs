@@ -271,11 +271,26 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32> Evaluation<M, D, SKIP> {
             return self.run::<NoTrace, 0>(pos, alpha, beta, &mut NoTrace);
         }
         let whole = counters::times_whole(timing);
-        let t0 = if whole { self.counters.read_start() } else { 0 };
+        let prefix = timing >= counters::TIME_MARK;
+        let full = self.stats.full;
+        let t0 = if whole || prefix { self.counters.read_start() } else { 0 };
+        if prefix {
+            self.counters.set_eval_start(t0);
+            if timing == counters::TIME_MARK_START {
+                let t = self.counters.read_stop();
+                self.counters.add_mark(counters::MARK_START, t.wrapping_sub(t0));
+            }
+        }
         let v = self.run::<NoTrace, 1>(pos, alpha, beta, &mut NoTrace);
         if whole {
             let t1 = self.counters.read_stop();
             self.counters.add_whole(t1.wrapping_sub(t0));
+        } else if timing == counters::TIME_MARK_END {
+            let t1 = self.counters.read_stop();
+            self.counters.add_mark(counters::MARK_END, t1.wrapping_sub(t0));
+        }
+        if prefix {
+            self.counters.end_evaluation(self.stats.full != full);
         }
         v
     }

@@ -14,7 +14,7 @@
 //! (b) Where the ticks go, per bucket and implementation, attributed to the
 //! evaluation's ten groups three ways side by side ([`attribution`]):
 //! ablation ticks timed in boardbench's runner ([`ablation`]), the
-//! eval-time build's rotating counters ([`counters`]) and instructions
+//! eval-time build's prefix counters ([`counters`]) and instructions
 //! under callgrind ([`instructions`]); and each group's ablation cost
 //! against men on the board. Only report runs have (b) (not the gate's
 //! runs, nor the per-case targets). The builds (b) needs come first, so
@@ -178,9 +178,11 @@ fn attribute(ctx: &Context, set: &PositionSet, tools: &Tools, whole: &BenchRepor
     let seconds = started.elapsed().as_secs_f64();
     eprintln!("  evalcycles: counters {seconds:.0} s");
     notes.push(format!(
-        "counters: engine evalcycles --full-evals {reps} --counters rotating (eval-time build): means over the \
-         evaluations that timed each row, the pair's calibrated cost subtracted; instrumented floor: 10th \
-         percentile of its passes timed from outside; {seconds:.0} s"
+        "counters: engine evalcycles --full-evals {reps} --counters {mode} (eval-time build): one mark per \
+         evaluation, from its start to the end of one phase, one mark per pass; a row is the difference of \
+         neighbouring marks (floor: of their lowest pass means), the pair's calibrated cost subtracted once; \
+         instrumented floor: 10th percentile of its passes timed from outside; {seconds:.0} s",
+        mode = counters::MODE
     ));
     // (3) Instructions.
     let started = Instant::now();
