@@ -36,7 +36,25 @@ fn emit_table(out: &mut String, name: &str, rook: &[u64], bishop: &[u64]) {
     out.push_str("];\n");
 }
 
+/// The layout probe (`scripts/layout-sweep.sh`): with
+/// `BOARDBENCH_LAYOUT_PAD=N` set at build time, every copy of the
+/// evaluation starts with a jump over N bytes (`cfg(layout_pad)`), so its
+/// code sits N bytes further along against cache-line and fetch
+/// boundaries. Unset, the build has none of it.
+fn layout_pad() {
+    println!("cargo::rustc-check-cfg=cfg(layout_pad)");
+    println!("cargo:rerun-if-env-changed=BOARDBENCH_LAYOUT_PAD");
+    if let Ok(v) = std::env::var("BOARDBENCH_LAYOUT_PAD") {
+        let Some(n) = v.trim().parse::<u32>().ok().filter(|&n| n <= 4096) else {
+            panic!("BOARDBENCH_LAYOUT_PAD={v:?}: not a number of bytes from 0 to 4096");
+        };
+        println!("cargo:rustc-cfg=layout_pad");
+        println!("cargo:rustc-env=BOARDBENCH_LAYOUT_PAD_BYTES={n}");
+    }
+}
+
 fn main() {
+    layout_pad();
     println!("cargo:rerun-if-changed=src/sliders/gen.rs");
     println!("cargo:rerun-if-changed=src/sliders/magic_numbers.rs");
     let mut out = String::new();

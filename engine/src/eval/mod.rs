@@ -334,6 +334,17 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32> Evaluation<M, D, SKIP> {
     /// evaluation cost twice as much even untimed: seventeen copies of it
     /// changed what the compiler inlined.)
     fn run<T: Tracer, const TIMED: u32>(&mut self, pos: &mut Position, alpha: i32, beta: i32, t: &mut T) -> i32 {
+        // The layout probe (engine/build.rs, scripts/layout-sweep.sh): a
+        // jump over padding moves this copy's code along by the padding.
+        #[cfg(layout_pad)]
+        // SAFETY: a jump to the label right after the padding; no state is
+        // touched.
+        unsafe {
+            core::arch::asm!(
+                concat!("jmp 2f\n.skip ", env!("BOARDBENCH_LAYOUT_PAD_BYTES"), ", 0xcc\n2:"),
+                options(nomem, nostack, preserves_flags)
+            );
+        }
         let stm = pos.side_to_move();
         if !T::ON && !Self::DROP_HASH {
             let hit = timed!(self, Phase::HashProbe, { self.eval_hash.probe(pos.key()).copied() });
