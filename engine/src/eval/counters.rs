@@ -375,7 +375,7 @@ pub enum CounterMode {
     /// One slot in every evaluation.
     Fixed(Slot),
     /// One mark per evaluation, cycling: the time from the evaluation's
-    /// start to the end of one phase ([`Mark`]); a phase's cost is the
+    /// start to the end of one phase ([`MARK_POINTS`]); a phase's cost is the
     /// difference of two neighbouring marks' means.
     Prefix,
     /// Nothing.
