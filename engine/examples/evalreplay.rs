@@ -37,8 +37,9 @@
 //!
 //! Built with the `eval-time` feature, the variants run with the counters
 //! off and one more arm runs the full evaluation with the rotating counters
-//! on, over the same stream: each group's counter ticks are printed beside
-//! its ablation cost, and the instrumented pass against the full one.
+//! (or, with `--prefix`, the prefix marks) on, over the same stream: each
+//! group's counter ticks are printed beside its ablation cost, and the
+//! instrumented pass against the full one.
 //!
 //! `cargo build --release -p engine --example evalreplay`, then
 //! `taskset -c 1 target/release/examples/evalreplay --depth 7`; with the
@@ -206,7 +207,8 @@ fn replay(kind: MobilityKind, title: &str, stream: &[Position], options: &Option
     let mut evals: Vec<Box<dyn DynEvaluation>> =
         Ablation::ALL.iter().map(|&a| ablated(kind, a, Weights::default(), full_eval_config())).collect();
     // With the counters compiled in: every variant runs with them off, and
-    // one more arm is the full evaluation with the rotating counters on.
+    // one more arm is the full evaluation with the counters on (rotating,
+    // or prefix marks with --prefix).
     #[cfg(feature = "eval-time")]
     let counters_arm = {
         let fenced = options.fenced;

@@ -697,11 +697,9 @@ impl EvalCounters {
     }
 
     /// Prefix mode: the current evaluation read `ticks` from its start to
-    /// the current mark (`mark` is that mark: the start or end mark, or
-    /// the phase's).
+    /// its mark (the start or end mark, or the end of the marked phase).
     #[inline(always)]
-    pub fn add_mark(&mut self, mark: usize, ticks: u64) {
-        debug_assert_eq!(mark, self.mark);
+    pub fn add_mark(&mut self, ticks: u64) {
         self.pending = Some(ticks);
     }
 
@@ -788,7 +786,7 @@ impl EvalCounters {
                 self.skip -= 1;
             } else {
                 self.active = 0;
-                self.add_mark(self.mark, ticks);
+                self.add_mark(ticks);
             }
             return;
         }
@@ -1463,8 +1461,8 @@ mod tests {
             let t = c.begin();
             let mark = c.mark;
             match t {
-                TIME_MARK_START => c.add_mark(MARK_START, synthetic(MARK_START)),
-                TIME_MARK_END => c.add_mark(MARK_END, 500),
+                TIME_MARK_START => c.add_mark(synthetic(MARK_START)),
+                TIME_MARK_END => c.add_mark(500),
                 // The lazy test never runs (lazy exit off): its region
                 // never ends, so nothing is added.
                 TIME_MARK if MARK_POINTS[mark].0 == Phase::Lazy => {}
@@ -1486,7 +1484,7 @@ mod tests {
             }
             // Every 5th evaluation exits lazily: it does not count.
             if n % 5 == 4 {
-                c.add_mark(mark, 1_000_000);
+                c.add_mark(1_000_000);
                 c.end_evaluation(false);
             } else {
                 c.end_evaluation(true);
@@ -1530,8 +1528,8 @@ mod tests {
             let t = c.begin();
             let mark = c.mark;
             match t {
-                TIME_MARK_START => c.add_mark(MARK_START, 10),
-                TIME_MARK_END => c.add_mark(MARK_END, 500),
+                TIME_MARK_START => c.add_mark(10),
+                TIME_MARK_END => c.add_mark(500),
                 _ => {
                     let (p, skip) = MARK_POINTS[mark];
                     for k in 0..=skip {

@@ -278,7 +278,7 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32> Evaluation<M, D, SKIP> {
             self.counters.set_eval_start(t0);
             if timing == counters::TIME_MARK_START {
                 let t = self.counters.read_stop();
-                self.counters.add_mark(counters::MARK_START, t.wrapping_sub(t0));
+                self.counters.add_mark(t.wrapping_sub(t0));
             }
         }
         let v = self.run::<NoTrace, 1>(pos, alpha, beta, &mut NoTrace);
@@ -287,7 +287,7 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32> Evaluation<M, D, SKIP> {
             self.counters.add_whole(t1.wrapping_sub(t0));
         } else if timing == counters::TIME_MARK_END {
             let t1 = self.counters.read_stop();
-            self.counters.add_mark(counters::MARK_END, t1.wrapping_sub(t0));
+            self.counters.add_mark(t1.wrapping_sub(t0));
         }
         if prefix {
             self.counters.end_evaluation(self.stats.full != full);
