@@ -302,6 +302,11 @@ pub struct WholeEvaluation {
     pub counter_pair_ticks: Option<f64>,
     /// Instructions per evaluation of the full evaluation (callgrind).
     pub instructions: Option<f64>,
+    /// The ablation's unattributed remainder in each code layout it was
+    /// timed in (ticks; the remainder row is their mean): how far one
+    /// build's layout alone moves it.
+    #[serde(default)]
+    pub unattributed_by_layout: Vec<f64>,
 }
 
 /// What a row of an [`AttributionTable`] stands for.

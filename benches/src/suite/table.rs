@@ -157,7 +157,15 @@ fn one_table(t: &AttributionTable) -> String {
     }
     let mut checks = Vec::new();
     if let Some(u) = unattributed_share(t) {
-        checks.push(format!("unattributed {:.1}% of the ablation floor (at most 15%)", 100.0 * u));
+        let layouts = match (w.ablation_floor, w.unattributed_by_layout.len() > 1) {
+            (Some(floor), true) if floor != 0.0 => {
+                let each: Vec<String> =
+                    w.unattributed_by_layout.iter().map(|x| format!("{:.1}", 100.0 * x / floor)).collect();
+                format!("; the mean of {}% in the code layouts timed", each.join(" / "))
+            }
+            _ => String::new(),
+        };
+        checks.push(format!("unattributed {:.1}% of the ablation floor (at most 15%){layouts}", 100.0 * u));
     }
     if let Some(r) = w.instrumented_ratio {
         // Also against boardbench's own arm (another build): where the

@@ -81,15 +81,41 @@ macro_rules! ablations {
         fn build<M: MobilitySet + 'static, D: DefectCounter + 'static>(
             set: M,
             mask: u32,
+            layout: usize,
             weights: Weights,
             config: EvalConfig,
         ) -> Box<dyn DynEvaluation> {
             match mask {
-                $(mask::$konst => Box::new(Evaluation::<M, D, { mask::$konst }>::ablated(set, weights, config)),)+
+                $(mask::$konst => in_layout::<M, D, { mask::$konst }>(set, layout, weights, config),)+
                 _ => unreachable!("not a variant's mask: {mask:#x}"),
             }
         }
     };
+}
+
+/// The code layouts a variant can be built in: how many bytes its
+/// evaluation is moved along ([`Evaluation`]'s `LAYOUT`). Which variant
+/// reads faster than which shifts with where its code falls against cache
+/// lines and fetch blocks, by tens of percent of a group's cost from one
+/// build to the next (ARCHITECTURE.md, "Layout"), so a measurement times
+/// each variant in every layout and takes the mean. Two pads of each
+/// eight-byte phase, spread over a 64-byte line; layout 0 is the engine's.
+pub const LAYOUT_PADS: [u32; 4] = [0, 16, 40, 56];
+
+/// Variant `SKIP` in layout `layout` (an index into [`LAYOUT_PADS`]).
+fn in_layout<M: MobilitySet + 'static, D: DefectCounter + 'static, const SKIP: u32>(
+    set: M,
+    layout: usize,
+    weights: Weights,
+    config: EvalConfig,
+) -> Box<dyn DynEvaluation> {
+    match layout {
+        0 => Box::new(Evaluation::<M, D, SKIP, { LAYOUT_PADS[0] }>::ablated(set, weights, config)),
+        1 => Box::new(Evaluation::<M, D, SKIP, { LAYOUT_PADS[1] }>::ablated(set, weights, config)),
+        2 => Box::new(Evaluation::<M, D, SKIP, { LAYOUT_PADS[2] }>::ablated(set, weights, config)),
+        3 => Box::new(Evaluation::<M, D, SKIP, { LAYOUT_PADS[3] }>::ablated(set, weights, config)),
+        _ => panic!("layout {layout}: there are {} (LAYOUT_PADS)", LAYOUT_PADS.len()),
+    }
 }
 
 /// The skip mask that leaves out `group`'s work (and its state); with no
@@ -175,7 +201,9 @@ pub trait DynEvaluation {
     fn counters_mut(&mut self) -> &mut super::counters::EvalCounters;
 }
 
-impl<M: MobilitySet, D: DefectCounter, const SKIP: u32> DynEvaluation for Evaluation<M, D, SKIP> {
+impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> DynEvaluation
+    for Evaluation<M, D, SKIP, LAYOUT>
+{
     fn evaluate(&mut self, pos: &mut Position, alpha: i32, beta: i32) -> i32 {
         Evaluation::evaluate(self, pos, alpha, beta)
     }
@@ -205,11 +233,31 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32> DynEvaluation for Evalua
 /// calls this (the `ablation` example and boardbench do).
 #[inline]
 pub fn ablated(kind: MobilityKind, ablation: Ablation, weights: Weights, config: EvalConfig) -> Box<dyn DynEvaluation> {
+    ablated_in_layout(kind, ablation, 0, weights, config)
+}
+
+/// [`ablated`] with the evaluation's code in layout `layout` (an index
+/// into [`LAYOUT_PADS`]; 0 is [`ablated`]'s). Every layout of a variant
+/// computes the same scores.
+///
+/// # Panics
+///
+/// If `layout` is not below `LAYOUT_PADS.len()`.
+#[inline]
+pub fn ablated_in_layout(
+    kind: MobilityKind,
+    ablation: Ablation,
+    layout: usize,
+    weights: Weights,
+    config: EvalConfig,
+) -> Box<dyn DynEvaluation> {
     match kind {
-        MobilityKind::Mailbox => build::<MailboxSet, MailboxDefects>(MailboxSet, ablation.mask, weights, config),
-        MobilityKind::Chain => build::<ChainSet, BitboardDefects>(ChainSet, ablation.mask, weights, config),
+        MobilityKind::Mailbox => {
+            build::<MailboxSet, MailboxDefects>(MailboxSet, ablation.mask, layout, weights, config)
+        }
+        MobilityKind::Chain => build::<ChainSet, BitboardDefects>(ChainSet, ablation.mask, layout, weights, config),
         MobilityKind::SingleProbe => {
-            build::<SingleProbeSet, BitboardDefects>(SingleProbeSet, ablation.mask, weights, config)
+            build::<SingleProbeSet, BitboardDefects>(SingleProbeSet, ablation.mask, layout, weights, config)
         }
     }
 }

@@ -135,7 +135,10 @@ pub const EVAL_LIMIT: i32 = 20_000;
 /// One evaluator: weights, hashes, the adaptive lazy margin and counters.
 /// `SKIP` leaves out groups of the work ([`groups::Group::work_bit`],
 /// [`groups::Group::state_bit`]; 0: nothing, the engine's evaluation).
-pub struct Evaluation<M: MobilitySet, D: DefectCounter, const SKIP: u32 = 0> {
+/// `LAYOUT` moves the evaluation's code along by that many bytes (0: not
+/// at all, the engine's evaluation), so a measurement can average over
+/// code layouts ([`ablation::LAYOUT_PADS`]).
+pub struct Evaluation<M: MobilitySet, D: DefectCounter, const SKIP: u32 = 0, const LAYOUT: u32 = 0> {
     set: M,
     weights: Box<Weights>,
     /// The rook mobility weights by enemy army, from `weights`.
@@ -164,7 +167,7 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
     }
 }
 
-impl<M: MobilitySet, D: DefectCounter, const SKIP: u32> Evaluation<M, D, SKIP> {
+impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evaluation<M, D, SKIP, LAYOUT> {
     /// Leaves out each group's own work per `SKIP` (see [`groups`]).
     const DROP_HASH: bool = drops_work(SKIP, Group::Hash);
     const DROP_MATERIAL: bool = drops_work(SKIP, Group::Material);
@@ -344,6 +347,20 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32> Evaluation<M, D, SKIP> {
                 concat!("jmp 2f\n.skip ", env!("BOARDBENCH_LAYOUT_PAD_BYTES"), ", 0xcc\n2:"),
                 options(nomem, nostack, preserves_flags)
             );
+        }
+        if LAYOUT != 0 {
+            // The same jump in the program: this copy's code sits LAYOUT bytes
+            // further along than the copy without it.
+            // SAFETY: as above.
+            unsafe {
+                core::arch::asm!(
+                    "jmp 2f",
+                    ".skip {pad}, 0xcc",
+                    "2:",
+                    pad = const LAYOUT,
+                    options(nomem, nostack, preserves_flags)
+                );
+            }
         }
         let stm = pos.side_to_move();
         if !T::ON && !Self::DROP_HASH {

@@ -31,6 +31,7 @@ use crate::suite::benchmark::run_arms_planned;
 use crate::suite::density::PositionSet;
 use crate::suite::report::{BenchReport, EvalAttribution};
 use crate::suite::spec::{ArmSpec, Entry, Spec};
+use engine::eval::ablation::LAYOUT_PADS;
 use engine::eval::weights::Weights;
 use engine::eval::MobilityKind;
 use engine::eval::{ChainEval, ChainSet, EvalConfig, MailboxEval, MailboxSet, SingleProbeEval, SingleProbeSet};
@@ -152,10 +153,13 @@ fn attribute(ctx: &Context, set: &PositionSet, tools: &Tools, whole: &BenchRepor
     }
     let seconds = started.elapsed().as_secs_f64();
     eprintln!("  evalcycles: ablation {seconds:.0} s");
+    let pads: Vec<String> = LAYOUT_PADS[..ablation::layouts(ctx)].iter().map(|p| p.to_string()).collect();
     notes.push(format!(
-        "ablation: boardbench's runner, one job per group and implementation (the variants that group needs \
-         and the full evaluation, interleaved), floors (10th percentile); parts with their paired 95% \
-         intervals, wholes and the remainder combined in quadrature; {seconds:.0} s"
+        "ablation: boardbench's runner, one job per group, implementation and code layout (the variants \
+         that group needs and the full evaluation, interleaved), floors (10th percentile); every figure the \
+         mean over the layouts (the evaluation's code moved by {} bytes), parts with their paired 95% \
+         intervals, means, wholes and the remainder combined in quadrature; {seconds:.0} s",
+        pads.join(", ")
     ));
     // The buckets as EPD files, for the engine and the example.
     let dir = TempDir::new()?;
@@ -212,7 +216,7 @@ fn attribute(ctx: &Context, set: &PositionSet, tools: &Tools, whole: &BenchRepor
     let mut tables = Vec::new();
     for (bucket, _) in &files {
         for (kind, abl) in MobilityKind::ALL.iter().zip(&ablations) {
-            let measured = abl.buckets.iter().find(|(b, _, _)| b == bucket);
+            let measured = abl.buckets.iter().find(|b| &b.bucket == bucket);
             let c = counted.iter().find(|((b, k), _)| b == bucket && *k == kind.name()).map(|(_, c)| c);
             let instr = match counts.as_ref().and_then(|c| c.get(&(bucket.clone(), kind.name().to_string()))) {
                 Some(c) => Some(instructions::attribution(c)?),
@@ -225,15 +229,11 @@ fn attribute(ctx: &Context, set: &PositionSet, tools: &Tools, whole: &BenchRepor
                 .and_then(|b| b.arms.iter().find(|a| a.arm == kind.name()))
                 .map(|a| a.summary.floor);
             let positions = set.buckets.iter().find(|(b, _)| b.name() == bucket).map_or(0, |(_, c)| c.len());
-            tables.push(attribution::table(
-                bucket,
-                kind.name(),
-                positions,
-                measured.map(|(_, _, a)| a),
-                c,
-                instr.as_ref(),
-                floor,
-            ));
+            let mut table =
+                attribution::table(bucket, kind.name(), positions, measured.map(|m| &m.mean), c, instr.as_ref(), floor);
+            table.whole.unattributed_by_layout =
+                measured.map_or_else(Vec::new, |m| m.by_layout.iter().map(|a| a.unattributed.value).collect());
+            tables.push(table);
         }
     }
     let ladder = ablations.into_iter().flat_map(|a| a.ladder).collect();

@@ -45,7 +45,7 @@
 //! left out (it moves the part by its relative width times the part, a
 //! tenth of the ratio's effect or less here).
 
-use super::attribution::{attribute, Attributed, GroupParts};
+use super::attribution::{attribute, mean_of_layouts, Attributed, GroupParts};
 use super::prepare;
 use crate::measure::context::Context;
 use crate::measure::runner::{Arm, Plan, Precision, Role, Routine};
@@ -53,7 +53,7 @@ use crate::suite::benchmark::run_arms_planned;
 use crate::suite::density::PositionSet;
 use crate::suite::report::{BenchReport, Cost, GroupLadder};
 use crate::suite::spec::Spec;
-use engine::eval::ablation::{ablated, full_eval_config, Ablation, DynEvaluation};
+use engine::eval::ablation::{ablated_in_layout, full_eval_config, Ablation, DynEvaluation, LAYOUT_PADS};
 use engine::eval::groups::Group;
 use engine::eval::weights::Weights;
 use engine::eval::MobilityKind;
@@ -65,6 +65,9 @@ const VARIANTS: usize = Ablation::ALL.len();
 
 /// Number of implementations.
 const KINDS: usize = MobilityKind::ALL.len();
+
+/// Number of code layouts every variant is timed in.
+pub const LAYOUTS: usize = LAYOUT_PADS.len();
 
 /// Kept rounds of a `--quick` job (no budget).
 const QUICK_ROUNDS: usize = 4;
@@ -81,64 +84,68 @@ const HALF_WIDTH: f64 = 0.005;
 /// A window no score leaves.
 const WINDOW: i32 = engine::eval::EVAL_LIMIT + 1;
 
-type Table = [[Option<Box<dyn DynEvaluation>>; VARIANTS]; KINDS];
+type Table = [[[Option<Box<dyn DynEvaluation>>; VARIANTS]; LAYOUTS]; KINDS];
 
 thread_local! {
-    /// Each (implementation, variant)'s evaluator, made on first use.
+    /// Each (implementation, layout, variant)'s evaluator, made on first use.
     static EVALUATORS: RefCell<Table> =
-        RefCell::new(std::array::from_fn(|_| std::array::from_fn(|_| None)));
+        RefCell::new(std::array::from_fn(|_| std::array::from_fn(|_| std::array::from_fn(|_| None))));
 }
 
-/// Evaluate with variant `V` of implementation `K` (indices into
-/// [`MobilityKind::ALL`] and [`Ablation::ALL`]).
-fn evaluate<const K: usize, const V: usize>(pos: &mut Position) -> u64 {
+/// Evaluate with variant `V` of implementation `K` in layout `L` (indices
+/// into [`MobilityKind::ALL`], [`LAYOUT_PADS`] and [`Ablation::ALL`]).
+fn evaluate<const K: usize, const L: usize, const V: usize>(pos: &mut Position) -> u64 {
     EVALUATORS.with_borrow_mut(|t| {
-        let e = t[K][V].get_or_insert_with(|| {
-            ablated(MobilityKind::ALL[K], Ablation::ALL[V], Weights::default(), full_eval_config())
+        let e = t[K][L][V].get_or_insert_with(|| {
+            ablated_in_layout(MobilityKind::ALL[K], Ablation::ALL[V], L, Weights::default(), full_eval_config())
         });
         u64::from(e.evaluate(pos, -WINDOW, WINDOW) as u32) + 1
     })
 }
 
-/// The routines of implementation `K`, in [`Ablation::ALL`] order.
+/// The routines of implementation `K` in each layout, in [`Ablation::ALL`]
+/// order.
 macro_rules! routines {
     ($k:literal) => {
+        [routines!($k, 0), routines!($k, 1), routines!($k, 2), routines!($k, 3)]
+    };
+    ($k:literal, $l:literal) => {
         [
-            evaluate::<$k, 0>,
-            evaluate::<$k, 1>,
-            evaluate::<$k, 2>,
-            evaluate::<$k, 3>,
-            evaluate::<$k, 4>,
-            evaluate::<$k, 5>,
-            evaluate::<$k, 6>,
-            evaluate::<$k, 7>,
-            evaluate::<$k, 8>,
-            evaluate::<$k, 9>,
-            evaluate::<$k, 10>,
-            evaluate::<$k, 11>,
-            evaluate::<$k, 12>,
-            evaluate::<$k, 13>,
-            evaluate::<$k, 14>,
-            evaluate::<$k, 15>,
-            evaluate::<$k, 16>,
-            evaluate::<$k, 17>,
+            evaluate::<$k, $l, 0>,
+            evaluate::<$k, $l, 1>,
+            evaluate::<$k, $l, 2>,
+            evaluate::<$k, $l, 3>,
+            evaluate::<$k, $l, 4>,
+            evaluate::<$k, $l, 5>,
+            evaluate::<$k, $l, 6>,
+            evaluate::<$k, $l, 7>,
+            evaluate::<$k, $l, 8>,
+            evaluate::<$k, $l, 9>,
+            evaluate::<$k, $l, 10>,
+            evaluate::<$k, $l, 11>,
+            evaluate::<$k, $l, 12>,
+            evaluate::<$k, $l, 13>,
+            evaluate::<$k, $l, 14>,
+            evaluate::<$k, $l, 15>,
+            evaluate::<$k, $l, 16>,
+            evaluate::<$k, $l, 17>,
         ]
     };
 }
 
-const ROUTINES: [[Routine<Position>; VARIANTS]; KINDS] = [routines!(0), routines!(1), routines!(2)];
+const ROUTINES: [[[Routine<Position>; VARIANTS]; LAYOUTS]; KINDS] = [routines!(0), routines!(1), routines!(2)];
 
-/// The routine of `variant` for `kind`.
-pub fn routine(kind: MobilityKind, variant: Ablation) -> Routine<Position> {
+/// The routine of `variant` for `kind` in `layout`.
+pub fn routine(kind: MobilityKind, variant: Ablation, layout: usize) -> Routine<Position> {
     let k = MobilityKind::ALL.iter().position(|&x| x == kind).expect("a kind");
     let v = Ablation::ALL.iter().position(|&x| x == variant).expect("a variant");
-    ROUTINES[k][v]
+    ROUTINES[k][layout][v]
 }
 
-/// Drop `kind`'s evaluators (their pawn hashes), once its jobs are done.
+/// Drop `kind`'s evaluators (their pawn hashes), once a job is done.
 fn release(kind: MobilityKind) {
     let k = MobilityKind::ALL.iter().position(|&x| x == kind).expect("a kind");
-    EVALUATORS.with_borrow_mut(|t| t[k].iter_mut().for_each(|e| *e = None));
+    EVALUATORS.with_borrow_mut(|t| t[k].iter_mut().flatten().for_each(|e| *e = None));
 }
 
 /// The variants of one group's job (`None`: the inputs' job), the
@@ -175,6 +182,17 @@ const LABELS: [&str; 11] = [
 /// --between FILE --block 20` reads the same floor beside any variant).
 pub const BLOCK_WARMUP: usize = 20;
 
+/// How many code layouts a run times each variant in: every one of
+/// [`LAYOUT_PADS`], or the first alone in a `--quick` run (a check that
+/// the pieces work, not a figure).
+pub fn layouts(ctx: &Context) -> usize {
+    if ctx.quick {
+        1
+    } else {
+        LAYOUTS
+    }
+}
+
 /// The plan of one job.
 fn plan(ctx: &Context) -> Plan {
     let mut p = ctx.plan;
@@ -185,7 +203,7 @@ fn plan(ctx: &Context) -> Plan {
         p.warmup_rounds = 1;
         p.precision = None;
     } else {
-        p.budget_s = p.budget_s.map(|b| b * BUDGET_FACTOR / LABELS.len() as f64);
+        p.budget_s = p.budget_s.map(|b| b * BUDGET_FACTOR / (LABELS.len() * layouts(ctx)) as f64);
         p.precision = p.precision.map(|x| Precision { half_width: HALF_WIDTH, ..x });
     }
     p
@@ -259,12 +277,21 @@ pub fn parts_of(group: Option<Group>, variants: &[Ablation], base_floor: f64, ra
     Measured::Group(parts)
 }
 
+/// What the ablation jobs of one implementation measured on one bucket.
+pub struct BucketAblation {
+    pub bucket: String,
+    pub positions: usize,
+    /// The attribution: the mean over the layouts.
+    pub mean: Attributed,
+    /// The attribution in each layout timed, in [`LAYOUT_PADS`] order.
+    pub by_layout: Vec<Attributed>,
+}
+
 /// What the ablation jobs of one implementation measured.
 pub struct KindAblation {
     pub kind: MobilityKind,
-    /// Per bucket: its name, positions, and the attribution.
-    pub buckets: Vec<(String, usize, Attributed)>,
-    /// Per group: its cost on each rung.
+    pub buckets: Vec<BucketAblation>,
+    /// Per group: its cost on each rung (the mean over the layouts).
     pub ladder: Vec<GroupLadder>,
 }
 
@@ -302,86 +329,134 @@ fn median_full(fulls: &mut [Cost]) -> Cost {
     fulls[fulls.len() / 2]
 }
 
-/// Every group's job for `kind`, over the buckets and the ladder.
+/// Per bucket (name, positions): every job's result, with its layout.
+type JobsPerBucket = Vec<(String, usize, Vec<(usize, JobResult)>)>;
+
+/// One job's ladder: its group, and (men, full floor, the group's cost) on
+/// each rung.
+type LadderJob = (Group, Vec<(u32, f64, f64)>);
+
+/// Every group's job for `kind` in every layout, over the buckets and the
+/// ladder.
 pub fn measure(ctx: &Context, set: &PositionSet, kind: MobilityKind) -> Result<KindAblation, String> {
     let plan = plan(ctx);
-    // Per bucket (in set order): every job's result.
-    let mut per_bucket: Vec<(String, usize, Vec<JobResult>)> = Vec::new();
-    let mut ladder = Vec::new();
+    let layouts = layouts(ctx);
+    // In set order.
+    let mut per_bucket: JobsPerBucket = Vec::new();
+    // One per group and layout.
+    let mut ladder: Vec<LadderJob> = Vec::new();
     let jobs = Group::ALL.iter().map(|&g| Some(g)).chain([None]);
     let result = (|| {
         for (g, group) in jobs.enumerate() {
             let variants = job(group);
-            let arms: Vec<Arm<Position>> = variants
-                .iter()
-                .enumerate()
-                .map(|(i, v)| Arm {
-                    name: v.name.to_string(),
-                    routine: routine(kind, *v),
-                    role: if i == 0 { Role::Baseline } else { Role::Candidate },
+            // A group's layouts one after the other, so the host's drift
+            // over the run falls on every group alike.
+            for layout in 0..layouts {
+                let arms: Vec<Arm<Position>> = variants
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| Arm {
+                        name: v.name.to_string(),
+                        routine: routine(kind, *v, layout),
+                        role: if i == 0 { Role::Baseline } else { Role::Candidate },
+                        must_agree: false,
+                        doubled: false,
+                    })
+                    .collect();
+                let spec = Spec {
+                    name: LABELS[g],
+                    about: "the whole evaluation against its variants without one group",
+                    call: "one full evaluation of one position",
+                    prepare,
+                    arms: Vec::new(),
                     must_agree: false,
-                    doubled: false,
-                })
-                .collect();
-            let spec = Spec {
-                name: LABELS[g],
-                about: "the whole evaluation against its variants without one group",
-                call: "one full evaluation of one position",
-                prepare,
-                arms: Vec::new(),
-                must_agree: false,
-            };
-            let r = run_arms_planned(ctx, &plan, &spec, &arms, set, None)?;
-            for (bucket, positions, m) in bucket_parts(group, &variants, &r)? {
-                match per_bucket.iter_mut().find(|(b, _, _)| *b == bucket) {
-                    Some((_, _, list)) => list.push(m),
-                    None => per_bucket.push((bucket, positions, vec![m])),
+                };
+                let r = run_arms_planned(ctx, &plan, &spec, &arms, set, None);
+                // Each job's evaluators (a pawn hash each) go when it is done.
+                release(kind);
+                let r = r?;
+                for (bucket, positions, m) in bucket_parts(group, &variants, &r)? {
+                    match per_bucket.iter_mut().find(|(b, _, _)| *b == bucket) {
+                        Some((_, _, list)) => list.push((layout, m)),
+                        None => per_bucket.push((bucket, positions, vec![(layout, m)])),
+                    }
                 }
+                // Full against the variant without the group and its state.
+                let Some(group) = group else { continue };
+                let full = variants.iter().position(|v| *v == Ablation::FULL).expect("full in every job");
+                let least = variants.iter().position(|v| v.state).unwrap_or(1 - full);
+                let rungs =
+                    r.ladder.iter().map(|rung| (rung.men, rung.cost[full], rung.cost[full] - rung.cost[least]));
+                ladder.push((group, rungs.collect::<Vec<_>>()));
             }
-            // Full against the variant without the group and its state.
-            let Some(group) = group else { continue };
-            let full = variants.iter().position(|v| *v == Ablation::FULL).expect("full in every job");
-            let least = variants.iter().position(|v| v.state).unwrap_or(1 - full);
-            let rungs = r.ladder.iter().map(|rung| (rung.men, rung.cost[full], rung.cost[full] - rung.cost[least]));
-            ladder.push((group, rungs.collect::<Vec<_>>()));
         }
         Ok::<(), String>(())
     })();
-    release(kind);
     result?;
-    // Each rung's cost as a share of its job's full floor there, set
-    // against the median of the jobs' full floors on that rung.
+    Ok(KindAblation { kind, buckets: combine_buckets(per_bucket, layouts), ladder: combine_ladder(kind, &ladder) })
+}
+
+/// Each bucket's attribution per layout and their mean. Every job's parts
+/// are scaled to the median of all its bucket's jobs' full floors, every
+/// layout's included.
+fn combine_buckets(per_bucket: JobsPerBucket, layouts: usize) -> Vec<BucketAblation> {
+    per_bucket
+        .into_iter()
+        .map(|(bucket, positions, jobs)| {
+            let mut fulls: Vec<Cost> = jobs.iter().map(|(_, j)| j.full).collect();
+            let full = median_full(&mut fulls);
+            let by_layout: Vec<Attributed> = (0..layouts)
+                .map(|layout| {
+                    let (mut groups, mut inputs) = (Vec::new(), None);
+                    for (_, j) in jobs.iter().filter(|(l, _)| *l == layout) {
+                        match j.scaled_to(full.value) {
+                            Measured::Group(p) => groups.push(p),
+                            Measured::Inputs(c) => inputs = Some(c),
+                        }
+                    }
+                    attribute(full, groups, inputs)
+                })
+                .collect();
+            BucketAblation { bucket, positions, mean: mean_of_layouts(&by_layout), by_layout }
+        })
+        .collect()
+}
+
+/// Each group's cost on each rung as a share of its job's full floor
+/// there, set against the median of all the jobs' full floors on that
+/// rung, then averaged over the group's layouts.
+fn combine_ladder(kind: MobilityKind, ladder: &[LadderJob]) -> Vec<GroupLadder> {
     let median_at = |men: u32| {
         let mut fulls: Vec<f64> =
             ladder.iter().flat_map(|(_, rungs)| rungs.iter().filter(|r| r.0 == men).map(|r| r.1)).collect();
         fulls.sort_by(f64::total_cmp);
         fulls[fulls.len() / 2]
     };
-    let ladder = ladder
-        .iter()
-        .map(|(group, rungs)| GroupLadder {
-            arm: kind.name().to_string(),
-            group: group.name().to_string(),
-            label: group.label().to_string(),
-            points: rungs.iter().map(|&(men, full, cost)| [f64::from(men), cost * median_at(men) / full]).collect(),
-        })
-        .collect();
-    let buckets = per_bucket
+    let mut groups: Vec<Group> = ladder.iter().map(|(g, _)| *g).collect();
+    groups.dedup();
+    groups
         .into_iter()
-        .map(|(bucket, positions, jobs)| {
-            let mut fulls: Vec<Cost> = jobs.iter().map(|j| j.full).collect();
-            let full = median_full(&mut fulls);
-            let (mut groups, mut inputs) = (Vec::new(), None);
-            for j in &jobs {
-                match j.scaled_to(full.value) {
-                    Measured::Group(p) => groups.push(p),
-                    Measured::Inputs(c) => inputs = Some(c),
-                }
+        .map(|group| {
+            let jobs: Vec<&Vec<(u32, f64, f64)>> = ladder.iter().filter(|(g, _)| *g == group).map(|(_, r)| r).collect();
+            let points = jobs[0]
+                .iter()
+                .map(|&(men, _, _)| {
+                    let costs: Vec<f64> = jobs
+                        .iter()
+                        .filter_map(|rungs| rungs.iter().find(|r| r.0 == men))
+                        .map(|&(_, full, cost)| cost * median_at(men) / full)
+                        .collect();
+                    [f64::from(men), costs.iter().sum::<f64>() / costs.len() as f64]
+                })
+                .collect();
+            GroupLadder {
+                arm: kind.name().to_string(),
+                group: group.name().to_string(),
+                label: group.label().to_string(),
+                points,
             }
-            (bucket, positions, attribute(full, groups, inputs))
         })
-        .collect();
-    Ok(KindAblation { kind, buckets, ladder })
+        .collect()
 }
 
 #[cfg(test)]
@@ -401,18 +476,26 @@ mod tests {
         assert_eq!(LABELS.len(), Group::ALL.len() + 1);
     }
 
-    /// The routines table matches the variants: each routine scores as an
-    /// evaluator of its own variant made directly.
+    /// The routines table matches the variants: each routine, in every
+    /// layout, scores as an evaluator of its own variant made directly.
     #[test]
     fn each_routine_evaluates_its_own_variant() {
         let positions = crate::suite::benchmarks::tests::real_positions();
         for kind in MobilityKind::ALL {
             for v in Ablation::ALL {
-                let mut direct = ablated(kind, v, Weights::default(), full_eval_config());
+                let mut direct = engine::eval::ablation::ablated(kind, v, Weights::default(), full_eval_config());
                 for pos in positions.iter().step_by(37) {
                     let mut p = prepare(pos);
                     let want = u64::from(direct.evaluate(&mut p.clone(), -WINDOW, WINDOW) as u32) + 1;
-                    assert_eq!(routine(kind, v)(&mut p), want, "{kind} {}: {}", v.name, pos.to_fen());
+                    for layout in 0..LAYOUTS {
+                        assert_eq!(
+                            routine(kind, v, layout)(&mut p),
+                            want,
+                            "{kind} {} in layout {layout}: {}",
+                            v.name,
+                            pos.to_fen()
+                        );
+                    }
                 }
             }
             release(kind);

@@ -104,6 +104,43 @@ pub fn attribute(full: Cost, mut groups: Vec<GroupParts>, inputs: Option<Cost>) 
     Attributed { full, groups, inputs, unattributed: combine(&terms) }
 }
 
+/// The mean of one attribution measured in several code layouts, every
+/// layout's figures scaled to the same full floor: each row the mean of
+/// its layouts' (the half-widths in quadrature, over their number), the
+/// remainder recomputed from them (so it is the mean of theirs). A row
+/// missing from a layout is missing from the mean.
+///
+/// # Panics
+///
+/// With no layouts.
+pub fn mean_of_layouts(layouts: &[Attributed]) -> Attributed {
+    let n = layouts.len() as f64;
+    let mean = |costs: &[Option<Cost>]| -> Option<Cost> {
+        let costs: Vec<Cost> = costs.iter().copied().collect::<Option<_>>()?;
+        let scaled: Vec<(f64, Cost)> = costs
+            .iter()
+            .map(|c| (1.0, Cost { value: c.value / n, interval: [c.interval[0] / n, c.interval[1] / n] }))
+            .collect();
+        Some(combine(&scaled))
+    };
+    let first = &layouts[0];
+    let groups = first
+        .groups
+        .iter()
+        .filter_map(|g| {
+            let of: Vec<&GroupParts> =
+                layouts.iter().filter_map(|a| a.groups.iter().find(|p| p.group == g.group)).collect();
+            (of.len() == layouts.len()).then(|| GroupParts {
+                group: g.group,
+                work: mean(&of.iter().map(|p| p.work).collect::<Vec<_>>()),
+                state: mean(&of.iter().map(|p| p.state).collect::<Vec<_>>()),
+            })
+        })
+        .collect();
+    let inputs = mean(&layouts.iter().map(|a| a.inputs).collect::<Vec<_>>());
+    attribute(first.full, groups, inputs)
+}
+
 /// One counter row: name, mean ticks per evaluation, floor (lowest mean of
 /// a pass) if reported.
 pub type CounterRow = (String, f64, Option<f64>);
@@ -226,6 +263,7 @@ pub fn table(
             counter_whole: counters.and_then(|c| c.whole),
             counter_pair_ticks: counters.map(|c| c.pair_ticks),
             instructions: instructions.map(|a| a.full.value),
+            unattributed_by_layout: Vec::new(),
         },
         rows,
     }
@@ -297,6 +335,37 @@ pub(crate) mod tests {
 
     /// Synthetic floors: every group's rows and the remainder add up to the
     /// full evaluation, whatever the parts.
+    /// Two layouts: every row is the mean of the two, the intervals shrink
+    /// as a mean's do, and the remainder is the mean of the remainders.
+    #[test]
+    fn the_mean_of_layouts_is_the_mean_of_every_row() {
+        let full = cost(1000.0, 990.0, 1010.0);
+        let rooks = |work: f64, state: f64| GroupParts {
+            group: Group::Rooks,
+            work: Some(cost(work, work - 6.0, work + 6.0)),
+            state: Some(cost(state, state - 8.0, state + 8.0)),
+        };
+        let hash = |work: f64| GroupParts { group: Group::Hash, work: Some(cost(work, work - 2.0, work + 2.0)), state: None };
+        let one = attribute(full, vec![rooks(100.0, 40.0), hash(10.0)], Some(cost(300.0, 294.0, 306.0)));
+        let two = attribute(full, vec![rooks(160.0, 20.0), hash(30.0)], Some(cost(200.0, 194.0, 206.0)));
+        let m = mean_of_layouts(&[one.clone(), two.clone()]);
+        assert_eq!(m.full, full);
+        let r = m.groups.iter().find(|g| g.group == Group::Rooks).unwrap();
+        assert_eq!(r.work.unwrap().value, 130.0);
+        assert_eq!(r.state.unwrap().value, 30.0);
+        // Half-width 6 in each: sqrt(3² + 3²).
+        let hw = r.work.unwrap().interval[1] - 130.0;
+        assert!((hw - 18f64.sqrt()).abs() < 1e-9, "{hw}");
+        assert_eq!(m.inputs.unwrap().value, 250.0);
+        assert_eq!(m.groups.iter().find(|g| g.group == Group::Hash).unwrap().work.unwrap().value, 20.0);
+        let want = (one.unattributed.value + two.unattributed.value) / 2.0;
+        assert!((m.unattributed.value - want).abs() < 1e-9, "{} vs {want}", m.unattributed.value);
+        // A group one layout lacks has no mean.
+        let partial = attribute(full, vec![hash(10.0)], None);
+        let m = mean_of_layouts(&[one, partial]);
+        assert!(m.groups.iter().all(|g| g.group == Group::Hash) && m.inputs.is_none());
+    }
+
     #[test]
     fn rows_and_the_remainder_add_up_to_the_full_evaluation() {
         let full = 1000.0;
