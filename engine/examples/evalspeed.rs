@@ -10,7 +10,10 @@
 //!
 //! * ARMS: a comma list of `arm` (the thread-local mailbox arm) and variant
 //!   names (`full`, `without_rooks`, ...; see `ablation list`), default
-//!   `arm,full`;
+//!   `arm,full`; also `without_sliders_state` (bishops, rooks and queens
+//!   with their state left out together: do the three slider groups cost
+//!   apart what they cost together?). A variant name may end in `@L`, the
+//!   code layout (0 to 3, `engine::eval::ablation::LAYOUT_PADS`; default 0);
 //! * `--mobility`: the variants' implementation (`mailbox`, `chain`,
 //!   `single-probe`; default mailbox);
 //! * `--between`: before each visit, every arm also evaluates the
@@ -33,9 +36,11 @@
 //! `cargo build --release -p engine --example evalspeed`, then
 //! `taskset -c 1 target/release/examples/evalspeed positions/wac.epd arm,full,without_rooks`
 
-use engine::eval::ablation::{ablated, full_eval_config, Ablation, DynEvaluation};
+use engine::defects::{BitboardDefects, DefectCounter, MailboxDefects};
+use engine::eval::ablation::{ablated_in_layout, full_eval_config, mask, Ablation, DynEvaluation, LAYOUT_PADS};
+use engine::eval::mobility::MobilitySet;
 use engine::eval::weights::Weights;
-use engine::eval::{MailboxEval, MailboxSet, MobilityKind};
+use engine::eval::{ChainSet, Evaluation, MailboxEval, MailboxSet, MobilityKind, SingleProbeSet};
 use engine::position::epd::load_file;
 use engine::tsc;
 use engine::Position;
@@ -58,42 +63,81 @@ thread_local! {
     static KIND: std::cell::Cell<MobilityKind> = const { std::cell::Cell::new(MobilityKind::Mailbox) };
     static ARM: RefCell<MailboxEval> =
         RefCell::new(MailboxEval::new(MailboxSet, Weights::default(), full_eval_config()));
-    static VARIANTS: RefCell<[Option<Box<dyn DynEvaluation>>; 18]> =
-        RefCell::new(std::array::from_fn(|_| None));
+    static EVALUATORS: RefCell<Table> =
+        RefCell::new(std::array::from_fn(|_| std::array::from_fn(|_| None)));
 }
+
+/// Each (layout, variant)'s evaluator, made on first use.
+type Table = [[Option<Box<dyn DynEvaluation>>; VARIANTS]; LAYOUTS];
+
+/// The ablation variants, then `without_sliders_state`.
+const VARIANTS: usize = Ablation::ALL.len() + 1;
+const LAYOUTS: usize = LAYOUT_PADS.len();
+const SLIDERS: usize = Ablation::ALL.len();
+
+/// The three slider groups, work and state, left out together.
+const WITHOUT_SLIDERS_STATE: u32 = mask::WITHOUT_BISHOPS_STATE | mask::WITHOUT_ROOKS_STATE | mask::WITHOUT_QUEENS_STATE;
 
 fn arm(pos: &mut Position) -> u64 {
     ARM.with_borrow_mut(|e| u64::from(e.evaluate(pos, -WINDOW, WINDOW) as u32) + 1)
 }
 
-fn variant<const V: usize>(pos: &mut Position) -> u64 {
-    VARIANTS.with_borrow_mut(|t| {
-        let e =
-            t[V].get_or_insert_with(|| ablated(KIND.get(), Ablation::ALL[V], Weights::default(), full_eval_config()));
+/// `without_sliders_state` of set `M` in layout `layout`.
+fn sliders_in<M: MobilitySet + Default + 'static, D: DefectCounter + 'static>(layout: usize) -> Box<dyn DynEvaluation> {
+    let (w, c) = (Weights::default(), full_eval_config());
+    match layout {
+        0 => Box::new(Evaluation::<M, D, WITHOUT_SLIDERS_STATE, { LAYOUT_PADS[0] }>::ablated(M::default(), w, c)),
+        1 => Box::new(Evaluation::<M, D, WITHOUT_SLIDERS_STATE, { LAYOUT_PADS[1] }>::ablated(M::default(), w, c)),
+        2 => Box::new(Evaluation::<M, D, WITHOUT_SLIDERS_STATE, { LAYOUT_PADS[2] }>::ablated(M::default(), w, c)),
+        _ => Box::new(Evaluation::<M, D, WITHOUT_SLIDERS_STATE, { LAYOUT_PADS[3] }>::ablated(M::default(), w, c)),
+    }
+}
+
+fn make(kind: MobilityKind, layout: usize, v: usize) -> Box<dyn DynEvaluation> {
+    if v < SLIDERS {
+        return ablated_in_layout(kind, Ablation::ALL[v], layout, Weights::default(), full_eval_config());
+    }
+    match kind {
+        MobilityKind::Mailbox => sliders_in::<MailboxSet, MailboxDefects>(layout),
+        MobilityKind::Chain => sliders_in::<ChainSet, BitboardDefects>(layout),
+        MobilityKind::SingleProbe => sliders_in::<SingleProbeSet, BitboardDefects>(layout),
+    }
+}
+
+fn variant<const L: usize, const V: usize>(pos: &mut Position) -> u64 {
+    EVALUATORS.with_borrow_mut(|t| {
+        let e = t[L][V].get_or_insert_with(|| make(KIND.get(), L, V));
         u64::from(e.evaluate(pos, -WINDOW, WINDOW) as u32) + 1
     })
 }
 
-const VARIANT_ROUTINES: [Routine; 18] = [
-    variant::<0>,
-    variant::<1>,
-    variant::<2>,
-    variant::<3>,
-    variant::<4>,
-    variant::<5>,
-    variant::<6>,
-    variant::<7>,
-    variant::<8>,
-    variant::<9>,
-    variant::<10>,
-    variant::<11>,
-    variant::<12>,
-    variant::<13>,
-    variant::<14>,
-    variant::<15>,
-    variant::<16>,
-    variant::<17>,
-];
+macro_rules! in_layout {
+    ($l:literal) => {
+        [
+            variant::<$l, 0>,
+            variant::<$l, 1>,
+            variant::<$l, 2>,
+            variant::<$l, 3>,
+            variant::<$l, 4>,
+            variant::<$l, 5>,
+            variant::<$l, 6>,
+            variant::<$l, 7>,
+            variant::<$l, 8>,
+            variant::<$l, 9>,
+            variant::<$l, 10>,
+            variant::<$l, 11>,
+            variant::<$l, 12>,
+            variant::<$l, 13>,
+            variant::<$l, 14>,
+            variant::<$l, 15>,
+            variant::<$l, 16>,
+            variant::<$l, 17>,
+            variant::<$l, 18>,
+        ]
+    };
+}
+
+const VARIANT_ROUTINES: [[Routine; VARIANTS]; LAYOUTS] = [in_layout!(0), in_layout!(1), in_layout!(2), in_layout!(3)];
 
 /// Ticks of one pass of `routine` over `inputs` (through the pointer, never
 /// inlined, as boardbench's runner does).
@@ -199,11 +243,25 @@ fn run() -> Result<(), String> {
             }
             arms.push(arm as Routine);
         } else {
-            let i = Ablation::ALL
-                .iter()
-                .position(|a| a.name == name)
-                .ok_or_else(|| format!("no arm or ablation variant named {name:?} (try `ablation list`)"))?;
-            arms.push(VARIANT_ROUTINES[i]);
+            let (variant, layout) = match name.split_once('@') {
+                Some((v, l)) => {
+                    let l = l.parse::<usize>().ok().filter(|&l| l < LAYOUTS).ok_or_else(|| {
+                        format!("{name:?}: the layout after @ must be 0 to {} (LAYOUT_PADS)", LAYOUTS - 1)
+                    })?;
+                    (v, l)
+                }
+                None => (name.as_str(), 0),
+            };
+            let i = if variant == "without_sliders_state" {
+                SLIDERS
+            } else {
+                Ablation::ALL.iter().position(|a| a.name == variant).ok_or_else(|| {
+                    format!(
+                        "no arm or ablation variant named {variant:?} (try `ablation list`, or without_sliders_state)"
+                    )
+                })?
+            };
+            arms.push(VARIANT_ROUTINES[layout][i]);
         }
     }
     let mut positions = load(&args.file)?;
