@@ -37,10 +37,12 @@
 //! `taskset -c 1 target/release/examples/evalspeed positions/wac.epd arm,full,without_rooks`
 
 use engine::defects::{BitboardDefects, DefectCounter, MailboxDefects};
-use engine::eval::ablation::{ablated_in_layout, full_eval_config, mask, Ablation, DynEvaluation, LAYOUT_PADS};
+use engine::eval::ablation::{
+    ablated_in_layout, full_eval_config, in_layout, mask, Ablation, DynEvaluation, LAYOUT_PADS,
+};
 use engine::eval::mobility::MobilitySet;
 use engine::eval::weights::Weights;
-use engine::eval::{ChainSet, Evaluation, MailboxEval, MailboxSet, MobilityKind, SingleProbeSet};
+use engine::eval::{ChainSet, MailboxEval, MailboxSet, MobilityKind, SingleProbeSet};
 use engine::position::epd::load_file;
 use engine::tsc;
 use engine::Position;
@@ -82,15 +84,9 @@ fn arm(pos: &mut Position) -> u64 {
     ARM.with_borrow_mut(|e| u64::from(e.evaluate(pos, -WINDOW, WINDOW) as u32) + 1)
 }
 
-/// `without_sliders_state` of set `M` in layout `layout`.
-fn sliders_in<M: MobilitySet + Default + 'static, D: DefectCounter + 'static>(layout: usize) -> Box<dyn DynEvaluation> {
-    let (w, c) = (Weights::default(), full_eval_config());
-    match layout {
-        0 => Box::new(Evaluation::<M, D, WITHOUT_SLIDERS_STATE, { LAYOUT_PADS[0] }>::ablated(M::default(), w, c)),
-        1 => Box::new(Evaluation::<M, D, WITHOUT_SLIDERS_STATE, { LAYOUT_PADS[1] }>::ablated(M::default(), w, c)),
-        2 => Box::new(Evaluation::<M, D, WITHOUT_SLIDERS_STATE, { LAYOUT_PADS[2] }>::ablated(M::default(), w, c)),
-        _ => Box::new(Evaluation::<M, D, WITHOUT_SLIDERS_STATE, { LAYOUT_PADS[3] }>::ablated(M::default(), w, c)),
-    }
+/// `without_sliders_state` of set `set` in layout `layout`.
+fn sliders<M: MobilitySet + 'static, D: DefectCounter + 'static>(set: M, layout: usize) -> Box<dyn DynEvaluation> {
+    in_layout::<M, D, WITHOUT_SLIDERS_STATE>(set, layout, Weights::default(), full_eval_config())
 }
 
 fn make(kind: MobilityKind, layout: usize, v: usize) -> Box<dyn DynEvaluation> {
@@ -98,9 +94,9 @@ fn make(kind: MobilityKind, layout: usize, v: usize) -> Box<dyn DynEvaluation> {
         return ablated_in_layout(kind, Ablation::ALL[v], layout, Weights::default(), full_eval_config());
     }
     match kind {
-        MobilityKind::Mailbox => sliders_in::<MailboxSet, MailboxDefects>(layout),
-        MobilityKind::Chain => sliders_in::<ChainSet, BitboardDefects>(layout),
-        MobilityKind::SingleProbe => sliders_in::<SingleProbeSet, BitboardDefects>(layout),
+        MobilityKind::Mailbox => sliders::<MailboxSet, MailboxDefects>(MailboxSet, layout),
+        MobilityKind::Chain => sliders::<ChainSet, BitboardDefects>(ChainSet, layout),
+        MobilityKind::SingleProbe => sliders::<SingleProbeSet, BitboardDefects>(SingleProbeSet, layout),
     }
 }
 

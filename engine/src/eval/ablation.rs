@@ -102,8 +102,14 @@ macro_rules! ablations {
 /// eight-byte phase, spread over a 64-byte line; layout 0 is the engine's.
 pub const LAYOUT_PADS: [u32; 4] = [0, 16, 40, 56];
 
-/// Variant `SKIP` in layout `layout` (an index into [`LAYOUT_PADS`]).
-fn in_layout<M: MobilitySet + 'static, D: DefectCounter + 'static, const SKIP: u32>(
+/// The evaluation with skip mask `SKIP` (one of [`mask`], or several OR-ed
+/// together) in layout `layout` (an index into [`LAYOUT_PADS`]), behind
+/// one indirect call.
+///
+/// # Panics
+///
+/// If `layout` is not below `LAYOUT_PADS.len()`.
+pub fn in_layout<M: MobilitySet + 'static, D: DefectCounter + 'static, const SKIP: u32>(
     set: M,
     layout: usize,
     weights: Weights,
