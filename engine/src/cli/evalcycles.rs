@@ -188,7 +188,13 @@ mod counted {
         (inner.counters().clone(), Ends::of(inner).since(&before))
     }
 
-    /// One pass over `ps`, in ticks per evaluation.
+    /// One pass over `ps`, in ticks per evaluation. Never inlined: the
+    /// untimed passes before a timed one must run the very code the timed
+    /// one runs. Inlined at each call site, the warm-up trained its own
+    /// copy's branches and every timed pass ran an untrained copy: an
+    /// instrumented chain evaluation then read 1.5x the uninstrumented one
+    /// instead of 1.1x (ARCHITECTURE.md, "A set the core learns").
+    #[inline(never)]
     fn pass<M: MobilitySet, D: DefectCounter>(e: &mut Evaluation<M, D>, ps: &mut [Position]) -> f64 {
         let window = (-engine::eval::EVAL_LIMIT - 1, engine::eval::EVAL_LIMIT + 1);
         let t0 = engine::tsc::start();
