@@ -35,6 +35,7 @@ fn xray_past(
 }
 
 /// Bishops: one probe, x-rays only through a directly attacked enemy rook, queen or king.
+#[inline(always)]
 pub fn bishop<S: Sliders, const MIRROR: bool>(
     pos: &mut Position,
     acc: &mut Accumulators,
@@ -53,6 +54,7 @@ pub fn bishop<S: Sliders, const MIRROR: bool>(
 }
 
 /// Rooks: one probe, x-rays only through a directly attacked enemy queen or king.
+#[inline(always)]
 pub fn rook<S: Sliders, const MIRROR: bool>(
     pos: &mut Position,
     acc: &mut Accumulators,
@@ -72,6 +74,7 @@ pub fn rook<S: Sliders, const MIRROR: bool>(
 
 /// Queens: a line and a diagonal probe, x-rays only through a directly
 /// attacked enemy queen or king.
+#[inline(always)]
 pub fn queen<S: Sliders, const MIRROR: bool>(
     pos: &mut Position,
     acc: &mut Accumulators,
