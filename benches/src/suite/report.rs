@@ -303,8 +303,9 @@ pub struct WholeEvaluation {
     /// Instructions per evaluation of the full evaluation (callgrind).
     pub instructions: Option<f64>,
     /// The ablation's unattributed remainder in each code layout it was
-    /// timed in (ticks; the remainder row is their mean): how far one
-    /// build's layout alone moves it.
+    /// timed in (ticks; the rows are the layouts' medians and the
+    /// remainder row is recomputed from them): how far one build's layout
+    /// alone moves it.
     #[serde(default)]
     pub unattributed_by_layout: Vec<f64>,
 }

@@ -161,7 +161,7 @@ fn one_table(t: &AttributionTable) -> String {
             (Some(floor), true) if floor != 0.0 => {
                 let each: Vec<String> =
                     w.unattributed_by_layout.iter().map(|x| format!("{:.1}", 100.0 * x / floor)).collect();
-                format!("; the mean of {}% in the code layouts timed", each.join(" / "))
+                format!("; {}% in the code layouts timed (the rows are their medians)", each.join(" / "))
             }
             _ => String::new(),
         };

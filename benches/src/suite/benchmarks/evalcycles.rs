@@ -156,8 +156,8 @@ fn attribute(ctx: &Context, set: &PositionSet, tools: &Tools, whole: &BenchRepor
     let pads: Vec<String> = LAYOUT_PADS[..ablation::layouts(ctx)].iter().map(|p| p.to_string()).collect();
     notes.push(format!(
         "ablation: boardbench's runner, one job per group, implementation and code layout (the variants \
-         that group needs and the full evaluation, interleaved), floors (10th percentile); every figure the \
-         mean over the layouts (the evaluation's code moved by {} bytes), parts with their paired 95% \
+         that group needs and the full evaluation, interleaved), floors (10th percentile); every row the \
+         median over the layouts (the evaluation's code moved by {} bytes), parts with their paired 95% \
          intervals, means, wholes and the remainder combined in quadrature; {seconds:.0} s",
         pads.join(", ")
     ));
@@ -230,7 +230,7 @@ fn attribute(ctx: &Context, set: &PositionSet, tools: &Tools, whole: &BenchRepor
                 .map(|a| a.summary.floor);
             let positions = set.buckets.iter().find(|(b, _)| b.name() == bucket).map_or(0, |(_, c)| c.len());
             let mut table =
-                attribution::table(bucket, kind.name(), positions, measured.map(|m| &m.mean), c, instr.as_ref(), floor);
+                attribution::table(bucket, kind.name(), positions, measured.map(|m| &m.median), c, instr.as_ref(), floor);
             table.whole.unattributed_by_layout =
                 measured.map_or_else(Vec::new, |m| m.by_layout.iter().map(|a| a.unattributed.value).collect());
             tables.push(table);

@@ -45,7 +45,7 @@
 //! left out (it moves the part by its relative width times the part, a
 //! tenth of the ratio's effect or less here).
 
-use super::attribution::{attribute, mean_of_layouts, Attributed, GroupParts};
+use super::attribution::{attribute, median_of_layouts, median_value, Attributed, GroupParts};
 use super::prepare;
 use crate::measure::context::Context;
 use crate::measure::runner::{Arm, Plan, Precision, Role, Routine};
@@ -281,8 +281,8 @@ pub fn parts_of(group: Option<Group>, variants: &[Ablation], base_floor: f64, ra
 pub struct BucketAblation {
     pub bucket: String,
     pub positions: usize,
-    /// The attribution: the mean over the layouts.
-    pub mean: Attributed,
+    /// The attribution: the median over the layouts.
+    pub median: Attributed,
     /// The attribution in each layout timed, in [`LAYOUT_PADS`] order.
     pub by_layout: Vec<Attributed>,
 }
@@ -291,7 +291,7 @@ pub struct BucketAblation {
 pub struct KindAblation {
     pub kind: MobilityKind,
     pub buckets: Vec<BucketAblation>,
-    /// Per group: its cost on each rung (the mean over the layouts).
+    /// Per group: its cost on each rung (the median over the layouts).
     pub ladder: Vec<GroupLadder>,
 }
 
@@ -396,7 +396,7 @@ pub fn measure(ctx: &Context, set: &PositionSet, kind: MobilityKind) -> Result<K
     Ok(KindAblation { kind, buckets: combine_buckets(per_bucket, layouts), ladder: combine_ladder(kind, &ladder) })
 }
 
-/// Each bucket's attribution per layout and their mean. Every job's parts
+/// Each bucket's attribution per layout and their median. Every job's parts
 /// are scaled to the median of all its bucket's jobs' full floors, every
 /// layout's included.
 fn combine_buckets(per_bucket: JobsPerBucket, layouts: usize) -> Vec<BucketAblation> {
@@ -417,14 +417,14 @@ fn combine_buckets(per_bucket: JobsPerBucket, layouts: usize) -> Vec<BucketAblat
                     attribute(full, groups, inputs)
                 })
                 .collect();
-            BucketAblation { bucket, positions, mean: mean_of_layouts(&by_layout), by_layout }
+            BucketAblation { bucket, positions, median: median_of_layouts(&by_layout), by_layout }
         })
         .collect()
 }
 
 /// Each group's cost on each rung as a share of its job's full floor
 /// there, set against the median of all the jobs' full floors on that
-/// rung, then averaged over the group's layouts.
+/// rung, then the median over the group's layouts.
 fn combine_ladder(kind: MobilityKind, ladder: &[LadderJob]) -> Vec<GroupLadder> {
     let median_at = |men: u32| {
         let mut fulls: Vec<f64> =
@@ -441,12 +441,12 @@ fn combine_ladder(kind: MobilityKind, ladder: &[LadderJob]) -> Vec<GroupLadder> 
             let points = jobs[0]
                 .iter()
                 .map(|&(men, _, _)| {
-                    let costs: Vec<f64> = jobs
+                    let mut costs: Vec<f64> = jobs
                         .iter()
                         .filter_map(|rungs| rungs.iter().find(|r| r.0 == men))
                         .map(|&(_, full, cost)| cost * median_at(men) / full)
                         .collect();
-                    [f64::from(men), costs.iter().sum::<f64>() / costs.len() as f64]
+                    [f64::from(men), median_value(&mut costs)]
                 })
                 .collect();
             GroupLadder {
