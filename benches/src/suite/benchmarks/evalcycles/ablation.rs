@@ -45,10 +45,11 @@
 //! left out (it moves the part by its relative width times the part, a
 //! tenth of the ratio's effect or less here).
 
-use super::attribution::{attribute, median_of_layouts, median_value, Attributed, GroupParts};
+use super::attribution::{attribute, median_of_layouts, Attributed, GroupParts};
 use super::prepare;
 use crate::measure::context::Context;
 use crate::measure::runner::{Arm, Plan, Precision, Role, Routine};
+use crate::measure::stats;
 use crate::suite::benchmark::run_arms_planned;
 use crate::suite::density::PositionSet;
 use crate::suite::report::{BenchReport, Cost, GroupLadder};
@@ -446,7 +447,7 @@ fn combine_ladder(kind: MobilityKind, ladder: &[LadderJob]) -> Vec<GroupLadder> 
                         .filter_map(|rungs| rungs.iter().find(|r| r.0 == men))
                         .map(|&(_, full, cost)| cost * median_at(men) / full)
                         .collect();
-                    [f64::from(men), median_value(&mut costs)]
+                    [f64::from(men), stats::median_mut(&mut costs)]
                 })
                 .collect();
             GroupLadder {

@@ -148,21 +148,6 @@ pub fn median_of_layouts(layouts: &[Attributed]) -> Attributed {
     attribute(first.full, groups, inputs)
 }
 
-/// The median of `values` (of an even number, the mean of the middle two).
-///
-/// # Panics
-///
-/// With no values.
-pub fn median_value(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    let n = values.len();
-    if n % 2 == 1 {
-        values[n / 2]
-    } else {
-        (values[n / 2 - 1] + values[n / 2]) / 2.0
-    }
-}
-
 /// One counter row: name, mean ticks per evaluation, floor (lowest mean of
 /// a pass) if reported.
 pub type CounterRow = (String, f64, Option<f64>);
@@ -409,8 +394,9 @@ pub(crate) mod tests {
         assert!((m.unattributed.value - (300.0 - 87.0 - 11.5 - 20.0)).abs() < 1e-9);
         let m = median_of_layouts(&layouts[..3]);
         assert_eq!(m.groups.iter().find(|p| p.group == Group::Rooks).unwrap().work.unwrap().value, 90.0);
-        assert_eq!(median_value(&mut [3.0, 1.0, 2.0, 10.0]), 2.5);
-        assert_eq!(median_value(&mut [3.0, 1.0, 2.0]), 2.0);
+        // The ladder takes the same median of plain values.
+        assert_eq!(crate::measure::stats::median_mut(&mut [3.0, 1.0, 2.0, 10.0]), 2.5);
+        assert_eq!(crate::measure::stats::median_mut(&mut [3.0, 1.0, 2.0]), 2.0);
     }
 
     #[test]
