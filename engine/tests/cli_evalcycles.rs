@@ -201,3 +201,82 @@ fn full_evaluations_mode() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--full-evals 0"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The sampled counters: no timer reads in the evaluation; every group
+/// that runs gets samples, the rows (groups, inputs and the glue between
+/// phases) share out the whole exactly, and each row's interval holds it.
+#[cfg(feature = "eval-time")]
+#[test]
+fn sampled_counters_share_out_the_whole() {
+    let (dir, epd) = two_positions("sampled");
+    let epd = epd.to_str().unwrap();
+    for mobility in ["mailbox", "chain", "single-probe"] {
+        let v = json(&[
+            "evalcycles",
+            epd,
+            "--full-evals",
+            "5",
+            "--mobility",
+            mobility,
+            "--counters",
+            "sampled",
+            "--sample-seconds",
+            "0.3",
+            "--json",
+        ]);
+        assert_eq!(v["counters"], "sampled");
+        let inside = v["samples"]["inside"].as_u64().unwrap();
+        // 0.3 s at a 50 us mean interval: thousands, unless the timer
+        // signal never came.
+        assert!(inside > 300, "{mobility}: {inside} samples");
+        let whole = v["whole"]["ticks_per_eval"].as_f64().unwrap();
+        assert!(whole > 0.0);
+        let rows: Vec<&serde_json::Value> = v["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .chain(v["inputs"].as_array().unwrap())
+            .chain(std::iter::once(&v["glue"]))
+            .collect();
+        let (mut ticks, mut samples) = (0.0, 0);
+        for r in &rows {
+            let t = r["ticks_per_eval"].as_f64().unwrap();
+            let [lo, hi] = [r["interval"][0].as_f64().unwrap(), r["interval"][1].as_f64().unwrap()];
+            assert!(t >= 0.0 && lo <= t && t <= hi, "{r}");
+            ticks += t;
+            samples += r["samples"].as_u64().unwrap();
+        }
+        assert_eq!(samples, inside, "{mobility}: every sample inside an evaluation is in one row");
+        assert!((ticks - whole).abs() < 1e-6 * whole, "{mobility}: rows {ticks} of {whole}");
+        let group = |name: &str| v["groups"].as_array().unwrap().iter().find(|g| g["name"] == name).unwrap().clone();
+        for name in ["knights", "bishops", "rooks", "kings"] {
+            assert!(group(name)["samples"].as_u64().unwrap() > 0, "{mobility}: {}", group(name));
+        }
+        let i = &v["instrumented"];
+        assert!(i["floor_ticks_per_eval"].as_f64().unwrap() > 0.0, "{i}");
+        assert_eq!(i["uninstrumented"]["floor_ticks_per_eval"].as_f64().unwrap(), whole);
+        assert_eq!(v["counter_overhead"]["ticks_per_region"].as_f64().unwrap(), 0.0);
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+    // In a search the samples outside the evaluations are the search's own.
+    let v = json(&[
+        "evalcycles",
+        "--fen",
+        FEN,
+        "--depth",
+        "5",
+        "--counters",
+        "sampled",
+        "--sample-seconds",
+        "0.3",
+        "--json",
+    ]);
+    assert!(v["samples"]["inside"].as_u64().unwrap() > 0 && v["samples"]["outside"].as_u64().unwrap() > 0, "{v}");
+    assert!(v["whole"]["ticks_per_eval"].as_f64().unwrap() > 0.0 && v["evals"].as_u64().unwrap() > 0, "{v}");
+    // Bad sampling flags are named.
+    for (flag, value) in [("--sample-seconds", "0"), ("--sample-interval", "1")] {
+        let out = engine(&["evalcycles", "--fen", FEN, "--counters", "sampled", flag, value]);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(flag), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+}

@@ -648,8 +648,8 @@ fn attribution_plots(name: &str, a: &EvalAttribution, dir: &Path) -> Result<Vec<
         let mut notes: Vec<String> = [
             "ablation: full - without G,",
             "  lighter: the state G builds;",
-            "counters: prefix marks, one",
-            "  per evaluation, differenced;",
+            "counters: sampled phases,",
+            "  share x whole floor;",
             "inputs: what no group removes",
             "  (all left out; counters: each);",
             "unattributed: whole - rows,",

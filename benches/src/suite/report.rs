@@ -247,10 +247,10 @@ impl PrecisionOutcome {
 /// * ablation: floor(full) - floor(full without the group), both timed
 ///   interleaved by boardbench's runner on the same positions, with a 95%
 ///   interval;
-/// * counters: the eval-time build's prefix counters (one mark per
-///   evaluation, from its start to the end of one phase; a group is the
-///   difference of neighbouring marks, the pair's calibrated cost
-///   subtracted once);
+/// * counters: the eval-time build's sampled counters (each phase writes
+///   its name to one byte, a timer signal counts the phase it interrupts;
+///   a group is its share of the samples times the whole evaluation's
+///   floor);
 /// * instructions: the ablation again under callgrind (deterministic).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct EvalAttribution {
@@ -287,7 +287,8 @@ pub struct WholeEvaluation {
     /// (boardbench's build, no counters).
     pub uninstrumented_floor: Option<f64>,
     /// Floor (10th percentile of passes) of the eval-time build's
-    /// evaluation with the prefix counters on, in every evaluation.
+    /// evaluation with the counters on (the sampled copy, which writes its
+    /// phases), in every evaluation.
     pub instrumented_floor: Option<f64>,
     /// The same with the counters off (the evaluation's copy without their
     /// tests), its passes interleaved with the instrumented ones.
@@ -348,9 +349,8 @@ pub struct AttributionRow {
     /// remainder). Its interval combines the parts' (see the module docs of
     /// evalcycles' attribution).
     pub ablation: Option<Cost>,
-    /// Counter ticks (prefix mode: differences of neighbouring marks' means,
-    /// the pair's cost subtracted once; never below zero but in the
-    /// unattributed row).
+    /// Counter ticks (sampled mode: the group's share of the samples times
+    /// the whole's floor; never below zero but in the unattributed row).
     pub counter: Option<f64>,
     /// Counter ticks: the lowest mean of a pass over every position.
     pub counter_floor: Option<f64>,

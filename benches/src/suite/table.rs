@@ -120,7 +120,7 @@ fn one_table(t: &AttributionTable) -> String {
     let _ = writeln!(
         s,
         "  {} {} ({} positions), ticks per evaluation: ablation floor {}, whole-evaluation arm {}; eval-time build: \
-         counters off {}, instrumented {}{}, counters' whole {} (pair {} subtracted per region); {} instructions",
+         counters off {}, instrumented {}{}, counters' whole {} (pair {} subtracted per region; 0: sampled, no pairs); {} instructions",
         t.bucket,
         t.arm,
         t.positions,

@@ -19,6 +19,10 @@ pub enum CountersArg {
     /// Each evaluation reads one mark, cycling: the time from its start to the end of one phase;
     /// a phase is the difference of neighbouring marks, so the rows add up to the whole.
     Prefix,
+    /// No timer reads: each phase writes its name to one byte, and a timer signal at random
+    /// intervals counts the phase it interrupts; a row is its share of the samples times the
+    /// whole evaluation's floor (or, in a search, of the time the search spent evaluating).
+    Sampled,
 }
 
 /// Timer reads on the command line.
@@ -61,6 +65,13 @@ pub struct EvalCyclesArgs {
     /// --full-evals).
     #[arg(long, value_name = "N")]
     duty: Option<u32>,
+    /// Sampled mode: seconds of sampling (repeated passes with
+    /// --full-evals; in a search, the searches are repeated until then).
+    #[arg(long, value_name = "SECONDS", default_value_t = 2.0)]
+    sample_seconds: f64,
+    /// Sampled mode: mean interval between samples, in microseconds.
+    #[arg(long, value_name = "US", default_value_t = 50)]
+    sample_interval: u64,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -305,6 +316,7 @@ mod counted {
             CountersArg::Rotating => CounterMode::Rotating,
             CountersArg::AllPhases => CounterMode::AllPhases,
             CountersArg::Prefix => CounterMode::Prefix,
+            CountersArg::Sampled => return sampled::run(&a, &positions),
         };
 
         use MobilityKind::*;
@@ -614,5 +626,298 @@ mod counted {
     /// The group (or input) a phase is timed under.
     fn group_of(p: Phase) -> &'static str {
         p.slot().name()
+    }
+
+    /// `--counters sampled`: the phase register and a timer signal
+    /// ([`engine::eval::sampler`]) instead of TSC pairs.
+    mod sampled {
+        use super::*;
+        use engine::eval::counters::Input;
+        use engine::eval::sampler::{Sampler, Samples, GLUE, OUTSIDE};
+        use std::time::{Duration, Instant};
+
+        /// The slot each sample value counts under: a group, an input, or
+        /// none (the glue between phases, the empty calibration region).
+        fn slot_of(value: u8) -> Option<Slot> {
+            Phase::ALL.get(value as usize).map(|p| p.slot()).filter(|s| matches!(s, Slot::Group(_) | Slot::Input(_)))
+        }
+
+        /// Samples per slot (groups in [`Group::ALL`] order, then inputs in
+        /// [`Input::ALL`] order) and the glue (inside, in no row).
+        fn tally(samples: &Samples) -> (Vec<u64>, Vec<u64>, u64) {
+            let mut groups = vec![0u64; Group::ALL.len()];
+            let mut inputs = vec![0u64; Input::ALL.len()];
+            let mut glue = samples.at(GLUE);
+            for v in 0..OUTSIDE {
+                if v == GLUE {
+                    continue;
+                }
+                match slot_of(v) {
+                    Some(Slot::Group(g)) => groups[g as usize] += samples.at(v),
+                    Some(Slot::Input(i)) => inputs[i as usize] += samples.at(v),
+                    _ => glue += samples.at(v),
+                }
+            }
+            (groups, inputs, glue)
+        }
+
+        /// One row: ticks = share of the samples inside evaluations x
+        /// `whole`, with a 95% interval from the binomial share.
+        fn row(name: &str, label: &str, n: u64, inside: u64, whole: f64) -> Value {
+            let p = n as f64 / inside.max(1) as f64;
+            let half = 1.96 * (p * (1.0 - p) / inside.max(1) as f64).sqrt() * whole;
+            let t = p * whole;
+            json!({"name": name, "label": label, "samples": n, "ticks_per_eval": t,
+                   "floor_ticks_per_eval": t, "interval": [t - half, t + half],
+                   "share_percent": 100.0 * p})
+        }
+
+        struct Measured {
+            samples: Samples,
+            /// Ticks per evaluation the rows share out.
+            whole: f64,
+            /// Full-evaluation mode: passes of the sampled copy and of the
+            /// copy without counters, interleaved, no timer running.
+            on: Vec<f64>,
+            off: Vec<f64>,
+            sampling_s: f64,
+            evals: u64,
+            ends: Ends,
+        }
+
+        pub fn run(a: &EvalCyclesArgs, positions: &[Position]) -> CliResult {
+            if !(a.sample_seconds > 0.0 && a.sample_seconds <= 3600.0) {
+                return Err(CliError::input(format!(
+                    "--sample-seconds {} is out of range (more than 0, at most 3600)",
+                    a.sample_seconds
+                )));
+            }
+            if a.sample_interval < 2 || a.sample_interval > 1_000_000 {
+                return Err(CliError::input(format!(
+                    "--sample-interval {} is out of range (2..=1000000 microseconds)",
+                    a.sample_interval
+                )));
+            }
+            let kinds = a.mobility.kinds();
+            use MobilityKind::*;
+            let m = match (kinds, a.full_evals) {
+                ([Mailbox, Mailbox, Mailbox, Mailbox], Some(r)) => {
+                    full::<_, MailboxDefects>(engine::eval::MailboxSet, positions, r, a)?
+                }
+                ([Chain, Chain, Chain, Chain], Some(r)) => {
+                    full::<_, BitboardDefects>(engine::eval::ChainSet, positions, r, a)?
+                }
+                ([SingleProbe, SingleProbe, SingleProbe, SingleProbe], Some(r)) => {
+                    full::<_, BitboardDefects>(engine::eval::SingleProbeSet, positions, r, a)?
+                }
+                (mix, Some(r)) => full::<_, BitboardDefects>(DynamicSet::new(mix), positions, r, a)?,
+                ([Mailbox, Mailbox, Mailbox, Mailbox], None) => {
+                    searched::<MailboxProfile, _, _>(Default::default(), positions, a)?
+                }
+                ([Chain, Chain, Chain, Chain], None) => {
+                    searched::<BitboardProfile, _, _>(Default::default(), positions, a)?
+                }
+                ([SingleProbe, SingleProbe, SingleProbe, SingleProbe], None) => {
+                    searched::<SingleProbeProfile, _, _>(Default::default(), positions, a)?
+                }
+                (mix, None) => {
+                    let e = Evaluation::<DynamicSet, BitboardDefects>::new(
+                        DynamicSet::new(mix),
+                        Weights::default(),
+                        EvalConfig::default(),
+                    );
+                    searched::<MixedProfile, _, _>(EngineEval::new(e), positions, a)?
+                }
+            };
+            let doc = json(a, kinds, positions.len(), &m);
+            if a.json {
+                print_json(&doc);
+            } else {
+                print(a, &doc, &m);
+            }
+            Ok(())
+        }
+
+        fn start(a: &EvalCyclesArgs) -> Result<Sampler, CliError> {
+            Sampler::start(Duration::from_micros(a.sample_interval))
+                .map_err(|e| CliError::input(format!("sampling: {e}")))
+        }
+
+        /// Full evaluations: the instrumented cost from interleaved passes
+        /// with no timer running, then passes under the sampler.
+        fn full<M: MobilitySet, D: DefectCounter>(
+            set: M,
+            positions: &[Position],
+            reps: u32,
+            a: &EvalCyclesArgs,
+        ) -> Result<Measured, CliError> {
+            let config = EvalConfig { eval_hash_bytes: 0, lazy: false, ..EvalConfig::default() };
+            let mut on = Evaluation::<M, D>::new(set, Weights::default(), config);
+            on.counters_mut().set_mode(CounterMode::Sampled);
+            let mut off = Evaluation::<M, D>::new(set, Weights::default(), config);
+            off.counters_mut().set_mode(CounterMode::Off);
+            let mut ps = positions.to_vec();
+            // Each timed pass after untimed ones of the same copy, as in the
+            // other modes (the core learns a pass; two copies in turn would
+            // share what it can learn), the two copies alternating.
+            let (mut on_passes, mut off_passes) = (Vec::new(), Vec::new());
+            for _ in 0..reps {
+                for (e, out) in [(&mut on, &mut on_passes), (&mut off, &mut off_passes)] {
+                    for _ in 0..BLOCK_WARMUP {
+                        pass(e, &mut ps);
+                    }
+                    out.push(pass(e, &mut ps));
+                }
+            }
+            let before = Ends::of(&on);
+            let sampler = start(a)?;
+            let t = Instant::now();
+            let mut passes = 0u64;
+            while t.elapsed().as_secs_f64() < a.sample_seconds {
+                pass(&mut on, &mut ps);
+                passes += 1;
+            }
+            let sampling_s = t.elapsed().as_secs_f64();
+            let samples = sampler.stop();
+            Ok(Measured {
+                samples,
+                whole: floor(&off_passes),
+                on: on_passes,
+                off: off_passes,
+                sampling_s,
+                evals: passes * ps.len() as u64,
+                ends: Ends::of(&on).since(&before),
+            })
+        }
+
+        /// Searches to --depth, repeated until --sample-seconds, under the
+        /// sampler; a row's ticks per evaluation are its samples' share of
+        /// the search's ticks over the evaluations made.
+        fn searched<P, M, D>(
+            eval: EngineEval<M, D>,
+            positions: &[Position],
+            a: &EvalCyclesArgs,
+        ) -> Result<Measured, CliError>
+        where
+            M: MobilitySet + Send,
+            D: DefectCounter + Send,
+            P: Profile<Eval = EngineEval<M, D>>,
+        {
+            let mut s = Searcher::<P>::with_eval(16, eval);
+            s.evaluator_mut().inner_mut().counters_mut().set_mode(CounterMode::Sampled);
+            let before = Ends::of(s.evaluator().inner());
+            let sampler = start(a)?;
+            let t = Instant::now();
+            let t0 = engine::tsc::start();
+            loop {
+                for pos in positions {
+                    s.clear();
+                    let limits = Limits { depth: Some(a.depth), ..Limits::default() };
+                    s.go(&mut pos.clone(), &limits, &mut |_| {});
+                }
+                if t.elapsed().as_secs_f64() >= a.sample_seconds {
+                    break;
+                }
+            }
+            let ticks = engine::tsc::stop().wrapping_sub(t0) as f64;
+            let sampling_s = t.elapsed().as_secs_f64();
+            let samples = sampler.stop();
+            let ends = Ends::of(s.evaluator().inner()).since(&before);
+            let evals = ends.lazy + ends.hash + ends.full;
+            // The evaluations' share of the search's ticks, per evaluation.
+            let whole = ticks * samples.inside() as f64 / samples.total().max(1) as f64 / evals.max(1) as f64;
+            Ok(Measured { samples, whole, on: Vec::new(), off: Vec::new(), sampling_s, evals, ends })
+        }
+
+        fn json(a: &EvalCyclesArgs, kinds: [MobilityKind; 4], positions: usize, m: &Measured) -> Value {
+            let (groups, inputs, glue) = tally(&m.samples);
+            let inside = m.samples.inside();
+            let group_rows: Vec<Value> =
+                Group::ALL.iter().map(|g| row(g.name(), g.label(), groups[*g as usize], inside, m.whole)).collect();
+            let input_rows: Vec<Value> =
+                Input::ALL.iter().map(|i| row(i.name(), i.name(), inputs[*i as usize], inside, m.whole)).collect();
+            let glue_row = row("glue", "between phases (no row)", glue, inside, m.whole);
+            let full = a.full_evals.is_some();
+            let instrumented = full.then(|| {
+                json!({"ticks_per_eval": median(&m.on), "min_ticks_per_eval": minimum(&m.on),
+                       "floor_ticks_per_eval": floor(&m.on), "passes": m.on.len(),
+                       "uninstrumented": {"ticks_per_eval": median(&m.off), "min_ticks_per_eval": minimum(&m.off),
+                                          "floor_ticks_per_eval": floor(&m.off)}})
+            });
+            let unattributed = glue_row["ticks_per_eval"].clone();
+            json!({
+                "positions": positions,
+                "mode": if full { "full-evals" } else { "search" },
+                "depth": if full { Value::Null } else { json!(a.depth) },
+                "full_evals": a.full_evals, "mobility": super::super::super::eval::kinds_json(kinds),
+                "counters": CounterMode::Sampled.name(),
+                "evals": m.evals,
+                "samples": {"inside": inside, "outside": m.samples.at(OUTSIDE), "glue": glue,
+                            "seconds": m.sampling_s, "mean_interval_us": a.sample_interval},
+                "groups": group_rows, "inputs": input_rows, "glue": glue_row,
+                "whole": {"ticks_per_eval": m.whole},
+                "floors": {"whole": if full { json!(m.whole) } else { Value::Null }, "unattributed": unattributed},
+                "unattributed": unattributed,
+                "counter_overhead": {"ticks_per_region": 0.0, "regions_per_eval": 0.0},
+                "instrumented": instrumented,
+                "lazy_percent": m.ends.percent(m.ends.lazy), "hash_percent": m.ends.percent(m.ends.hash),
+                "full_percent": m.ends.percent(m.ends.full),
+            })
+        }
+
+        fn print(a: &EvalCyclesArgs, doc: &Value, m: &Measured) {
+            let full = a.full_evals.is_some();
+            println!(
+                "{} evaluations ({}), sampled: {} samples in evaluations, {} outside, {:.1} s at a {} us mean interval",
+                m.evals,
+                if full { "full evaluations, repeated" } else { "in the searches" },
+                doc["samples"]["inside"],
+                doc["samples"]["outside"],
+                m.sampling_s,
+                a.sample_interval
+            );
+            println!(
+                "a row: its share of the samples inside evaluations x {:.1} ticks per evaluation ({})",
+                m.whole,
+                if full {
+                    "the floor of the passes without counters"
+                } else {
+                    "the search's ticks in evaluations, per evaluation"
+                }
+            );
+            println!("{:<28} {:>11} {:>7} {:>9} {:>17}", "row", "ticks/eval", "share", "samples", "95% interval");
+            let rows =
+                doc["groups"].as_array().into_iter().flatten().chain(doc["inputs"].as_array().into_iter().flatten());
+            for r in rows.chain(std::iter::once(&doc["glue"])) {
+                println!(
+                    "{:<28} {:>11.1} {:>6.1}% {:>9} {:>17}",
+                    r["label"].as_str().unwrap_or("?"),
+                    r["ticks_per_eval"].as_f64().unwrap_or(0.0),
+                    r["share_percent"].as_f64().unwrap_or(0.0),
+                    r["samples"],
+                    format!(
+                        "[{:.1}, {:.1}]",
+                        r["interval"][0].as_f64().unwrap_or(0.0),
+                        r["interval"][1].as_f64().unwrap_or(0.0)
+                    )
+                );
+            }
+            if full {
+                println!(
+                    "instrumented: {:.1} ticks per evaluation, the copy that writes its phases (10th percentile of {} \
+                     passes, no timer running); without counters, interleaved: {:.1} ({:.2}x)",
+                    floor(&m.on),
+                    m.on.len(),
+                    floor(&m.off),
+                    floor(&m.on) / floor(&m.off)
+                );
+            }
+            println!(
+                "evaluations: lazy {:.1}%, hash {:.1}%, full {:.1}%",
+                m.ends.percent(m.ends.lazy),
+                m.ends.percent(m.ends.hash),
+                m.ends.percent(m.ends.full)
+            );
+        }
     }
 }

@@ -36,6 +36,10 @@
 //!   several times what they measure).
 //! * [`CounterMode::Fixed`]: every evaluation times the same slot (to
 //!   measure what timing that slot costs an evaluation).
+//! * [`CounterMode::Sampled`]: nothing is timed; every evaluation runs the
+//!   copy that writes the phase it enters to one byte, which a timer signal
+//!   samples (`eval::sampler`): a phase's share of the samples is its
+//!   share of the evaluation's time.
 //! * [`CounterMode::Off`]: nothing is timed (only evaluations are counted).
 //!
 //! The cost of a start/stop pair is calibrated in place: the empty region
@@ -306,6 +310,9 @@ pub const TIME_MARK_START: Timing = SLOTS as Timing + 3;
 /// Prefix mode: the end mark (after the evaluation returns: the whole).
 pub const TIME_MARK_END: Timing = SLOTS as Timing + 4;
 
+/// Sampled mode: the copy that writes its phase to `eval::sampler::PHASE`.
+pub const TIME_SAMPLED: Timing = SLOTS as Timing + 5;
+
 /// The ends of phases the prefix mode reads, in the order the evaluation
 /// reaches them: a phase and how many of its regions come before the one
 /// marked (the knights and bishops are timed once per colour, one
@@ -378,6 +385,10 @@ pub enum CounterMode {
     /// start to the end of one phase ([`MARK_POINTS`]); a phase's cost is the
     /// difference of two neighbouring marks' means.
     Prefix,
+    /// No timer reads: every evaluation runs the copy that writes the
+    /// phase it enters to `eval::sampler::PHASE`, for a
+    /// `eval::sampler::Sampler` to count.
+    Sampled,
     /// Nothing.
     Off,
 }
@@ -390,6 +401,7 @@ impl CounterMode {
             CounterMode::AllPhases => "all-phases",
             CounterMode::Fixed(_) => "fixed",
             CounterMode::Prefix => "prefix",
+            CounterMode::Sampled => "sampled",
             CounterMode::Off => "off",
         }
     }
@@ -657,6 +669,7 @@ impl EvalCounters {
                     _ => TIME_MARK,
                 }
             }
+            CounterMode::Sampled => TIME_SAMPLED,
             CounterMode::Off => TIME_NOTHING,
         }
     }
@@ -835,7 +848,7 @@ impl EvalCounters {
         match self.mode {
             CounterMode::Rotating | CounterMode::Fixed(_) => self.slot_evals[slot.index()],
             CounterMode::AllPhases => self.evals,
-            CounterMode::Prefix | CounterMode::Off => 0,
+            CounterMode::Prefix | CounterMode::Sampled | CounterMode::Off => 0,
         }
     }
 
@@ -1161,14 +1174,22 @@ impl CounterSummary {
 #[cfg(feature = "eval-time")]
 macro_rules! timed {
     ($self:ident, $phase:expr, $body:block) => {{
-        let on = TIMED != 0 && $self.counters.times($phase);
-        let t0 = if on { $self.counters.region_start() } else { 0 };
-        let r = $body;
-        if on {
-            let t1 = $self.counters.read_stop();
-            $self.counters.add($phase, t1.wrapping_sub(t0));
+        if TIMED == 2 {
+            // The sampled copy: the phase register, no timer read.
+            let outer = $crate::eval::sampler::enter($phase as u8);
+            let r = $body;
+            $crate::eval::sampler::leave(outer);
+            r
+        } else {
+            let on = TIMED != 0 && $self.counters.times($phase);
+            let t0 = if on { $self.counters.region_start() } else { 0 };
+            let r = $body;
+            if on {
+                let t1 = $self.counters.read_stop();
+                $self.counters.add($phase, t1.wrapping_sub(t0));
+            }
+            r
         }
-        r
     }};
 }
 

@@ -35,6 +35,8 @@ pub mod mobility;
 pub mod passers;
 pub mod pawns;
 pub(crate) mod pieces;
+#[cfg(feature = "eval-time")]
+pub mod sampler;
 pub mod trace;
 pub mod weights;
 
@@ -269,6 +271,12 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
             return self.run::<NoTrace, 0>(pos, alpha, beta, &mut NoTrace);
         }
         let timing = self.counters.begin();
+        if timing == counters::TIME_SAMPLED {
+            let outer = sampler::enter(sampler::GLUE);
+            let v = self.run::<NoTrace, 2>(pos, alpha, beta, &mut NoTrace);
+            sampler::leave(outer);
+            return v;
+        }
         if timing == counters::TIME_NOTHING {
             // The copy without the counters' tests.
             return self.run::<NoTrace, 0>(pos, alpha, beta, &mut NoTrace);
@@ -333,7 +341,8 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
     /// The evaluation. `TIMED` (feature `eval-time`): 0, time nothing (traces,
     /// ablation variants, evaluations the counters leave untimed); 1, time
     /// the phases the counters chose for the current evaluation, tested at
-    /// each phase. (A copy per choice of phases, with no tests, made the
+    /// each phase; 2, write each phase to the sampler's register
+    /// (`eval::sampler`). (A copy per choice of phases, with no tests, made the
     /// evaluation cost twice as much even untimed: seventeen copies of it
     /// changed what the compiler inlined.)
     fn run<T: Tracer, const TIMED: u32>(&mut self, pos: &mut Position, alpha: i32, beta: i32, t: &mut T) -> i32 {

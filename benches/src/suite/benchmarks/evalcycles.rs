@@ -14,7 +14,7 @@
 //! (b) Where the ticks go, per bucket and implementation, attributed to the
 //! evaluation's ten groups three ways side by side ([`attribution`]):
 //! ablation ticks timed in boardbench's runner ([`ablation`]), the
-//! eval-time build's prefix counters ([`counters`]) and instructions
+//! eval-time build's sampled counters ([`counters`]) and instructions
 //! under callgrind ([`instructions`]); and each group's ablation cost
 //! against men on the board. Only report runs have (b) (not the gate's
 //! runs, nor the per-case targets). The builds (b) needs come first, so
@@ -172,20 +172,24 @@ fn attribute(ctx: &Context, set: &PositionSet, tools: &Tools, whole: &BenchRepor
     }
     // (2) Counters.
     let started = Instant::now();
-    let reps = counters::reps(ctx.quick);
+    let (reps, sampling) = (counters::reps(ctx.quick), counters::sample_seconds(ctx.quick));
     let mut counted = Vec::new();
     for (bucket, file) in &files {
         for kind in MobilityKind::ALL {
-            counted.push(((bucket.clone(), kind.name()), counters::run(&tools.eval_time, file, bucket, kind.name(), reps)?));
+            counted.push((
+                (bucket.clone(), kind.name()),
+                counters::run(&tools.eval_time, file, bucket, kind.name(), reps, sampling)?,
+            ));
         }
     }
     let seconds = started.elapsed().as_secs_f64();
     eprintln!("  evalcycles: counters {seconds:.0} s");
     notes.push(format!(
-        "counters: engine evalcycles --full-evals {reps} --counters {mode} (eval-time build): one mark per \
-         evaluation, from its start to the end of one phase, one mark per pass; a row is the difference of \
-         neighbouring marks (floor: of their lowest pass means), the pair's calibrated cost subtracted once; \
-         instrumented floor: 10th percentile of its passes timed from outside; {seconds:.0} s",
+        "counters: engine evalcycles --full-evals {reps} --counters {mode} --sample-seconds {sampling} (eval-time \
+         build): no timer reads in the evaluation; each phase writes its name to one byte and a timer signal at \
+         random intervals (50 us mean) counts the phase it interrupts; a row is its share of the samples inside \
+         evaluations times the floor of the passes without counters; instrumented floor: 10th percentile of the \
+         passes of the copy that writes its phases, no timer running, interleaved with those without; {seconds:.0} s",
         mode = counters::MODE
     ));
     // (3) Instructions.

@@ -1,11 +1,15 @@
 //! Counter ticks per group: the engine's `eval-time` counters in their
-//! prefix mode (each evaluation reads one mark, the time from its start to
-//! the end of one phase, cycling pass by pass; a group is the difference of
-//! neighbouring marks, so the rows add up to the whole). The rotating mode
-//! (each evaluation times one group's regions) read every region short on
-//! this project's hosts: plain reads let a region's work spill past its
-//! stop: over three default runs each, 20 of 87 groups of 30 ticks or more
-//! read within 20% of their ablation cost, against 44 of 86 for the marks.
+//! sampled mode (no timer reads in the evaluation: each phase writes its
+//! name to one byte, and a timer signal at random intervals counts the
+//! phase it interrupts; a group's ticks are its share of the samples times
+//! the whole evaluation's floor, so the rows add up to the whole). The TSC
+//! pairs read something else than the ablation: plain reads, a region's
+//! front-end progress (on an AMD EPYC host 44 of 86 groups of 30+ ticks
+//! within 20% of their ablation cost for the prefix marks, 20 of 87 for
+//! the rotating regions; on an Intel Xeon host chain's rooks read 1-13
+//! ticks against 45-60 by ablation, the knights 65 against 8-12); fenced
+//! reads, a region's latency from a drained pipeline, at 1.2-2x the cost
+//! of an evaluation.
 //!
 //! The counters must not be compiled into the code the runner times, so
 //! they live in a separate build: `cargo build --release -p engine
@@ -72,7 +76,9 @@ pub fn build_eval_time_engine() -> Result<PathBuf, String> {
     build("the engine with --features eval-time", &["--features", "eval-time", "--bin", "engine"], "engine")
 }
 
-/// Evaluations of every position per bucket (the engine's `--full-evals`).
+/// Timed passes of the instrumented and the uninstrumented copy per
+/// bucket (the engine's `--full-evals`: the counters' cost and the floor
+/// the shares are scaled to).
 pub fn reps(quick: bool) -> u32 {
     if quick {
         30
@@ -81,11 +87,21 @@ pub fn reps(quick: bool) -> u32 {
     }
 }
 
+/// Seconds of sampling per bucket and implementation (about 20,000
+/// samples a second).
+pub fn sample_seconds(quick: bool) -> f64 {
+    if quick {
+        0.5
+    } else {
+        2.0
+    }
+}
+
 /// The counter mode boardbench runs (`engine evalcycles --counters`).
-pub const MODE: &str = "prefix";
+pub const MODE: &str = "sampled";
 
 /// Run the counters over one bucket's EPD `file` with implementation `arm`.
-pub fn run(engine: &Path, file: &Path, bucket: &str, arm: &str, reps: u32) -> Result<CounterRows, String> {
+pub fn run(engine: &Path, file: &Path, bucket: &str, arm: &str, reps: u32, seconds: f64) -> Result<CounterRows, String> {
     let out = crate::output::children::output(
         Command::new(engine).arg("evalcycles").arg(file).args([
             "--full-evals",
@@ -94,6 +110,8 @@ pub fn run(engine: &Path, file: &Path, bucket: &str, arm: &str, reps: u32) -> Re
             arm,
             "--counters",
             MODE,
+            "--sample-seconds",
+            &seconds.to_string(),
             "--json",
         ]),
     )
@@ -204,7 +222,7 @@ mod tests {
         let e = parse("opening", "chain", b"not json").unwrap_err();
         assert!(e.contains("bad JSON"), "{e}");
         let e = parse("opening", "chain", br#"{"counters": "all-phases"}"#).unwrap_err();
-        assert!(e.contains("mode all-phases") && e.contains("not prefix"), "{e}");
+        assert!(e.contains("mode all-phases") && e.contains(&format!("not {MODE}")), "{e}");
         let doc = document(1.0, 1.0).replace(r#""name": "kings""#, r#""name": "king""#);
         let e = parse("endgame", "mailbox", doc.as_bytes()).unwrap_err();
         assert!(e.contains("no row for group kings for mailbox on endgame"), "{e}");
