@@ -792,7 +792,9 @@ mod counted {
 
         /// Searches to --depth, repeated until --sample-seconds, under the
         /// sampler; a row's ticks per evaluation are its samples' share of
-        /// the search's ticks over the evaluations made.
+        /// a round's ticks over the round's evaluations, the round timed
+        /// once with no timer running (the handler's own time left out;
+        /// every round searches the same trees from cleared tables).
         fn searched<P, M, D>(
             eval: EngineEval<M, D>,
             positions: &[Position],
@@ -805,27 +807,36 @@ mod counted {
         {
             let mut s = Searcher::<P>::with_eval(16, eval);
             s.evaluator_mut().inner_mut().counters_mut().set_mode(CounterMode::Sampled);
-            let before = Ends::of(s.evaluator().inner());
-            let sampler = start(a)?;
-            let t = Instant::now();
-            let t0 = engine::tsc::start();
-            loop {
+            let round = |s: &mut Searcher<P>| {
                 for pos in positions {
                     s.clear();
                     let limits = Limits { depth: Some(a.depth), ..Limits::default() };
                     s.go(&mut pos.clone(), &limits, &mut |_| {});
                 }
+            };
+            round(&mut s);
+            let before = Ends::of(s.evaluator().inner());
+            let t0 = engine::tsc::start();
+            round(&mut s);
+            let round_ticks = engine::tsc::stop().wrapping_sub(t0) as f64;
+            let round_ends = Ends::of(s.evaluator().inner()).since(&before);
+            let round_evals = round_ends.lazy + round_ends.hash + round_ends.full;
+            let before = Ends::of(s.evaluator().inner());
+            let sampler = start(a)?;
+            let t = Instant::now();
+            loop {
+                round(&mut s);
                 if t.elapsed().as_secs_f64() >= a.sample_seconds {
                     break;
                 }
             }
-            let ticks = engine::tsc::stop().wrapping_sub(t0) as f64;
             let sampling_s = t.elapsed().as_secs_f64();
             let samples = sampler.stop();
             let ends = Ends::of(s.evaluator().inner()).since(&before);
             let evals = ends.lazy + ends.hash + ends.full;
-            // The evaluations' share of the search's ticks, per evaluation.
-            let whole = ticks * samples.inside() as f64 / samples.total().max(1) as f64 / evals.max(1) as f64;
+            // The evaluations' share of a round's ticks, per evaluation.
+            let whole =
+                round_ticks * samples.inside() as f64 / samples.total().max(1) as f64 / round_evals.max(1) as f64;
             Ok(Measured { samples, whole, on: Vec::new(), off: Vec::new(), sampling_s, evals, ends })
         }
 
@@ -882,7 +893,8 @@ mod counted {
                 if full {
                     "the floor of the passes without counters"
                 } else {
-                    "the search's ticks in evaluations, per evaluation"
+                    "a round of the searches' ticks, timed with no timer running, times the evaluations' share \
+                     of the samples, per evaluation"
                 }
             );
             println!("{:<28} {:>11} {:>7} {:>9} {:>17}", "row", "ticks/eval", "share", "samples", "95% interval");
