@@ -110,11 +110,6 @@ impl Samples {
     pub fn total(&self) -> u64 {
         self.counts.iter().sum()
     }
-
-    /// Samples from counts per value of [`PHASE`] (tests, synthetic data).
-    pub fn from_counts(counts: [u64; 256]) -> Samples {
-        Samples { counts: Box::new(counts) }
-    }
 }
 
 /// A running sampler: the handler is installed and the timer armed until
@@ -175,7 +170,7 @@ impl Sampler {
         for (c, a) in counts.iter_mut().zip(&COUNTS) {
             *c = a.load(Relaxed);
         }
-        Samples::from_counts(counts)
+        Samples { counts: Box::new(counts) }
     }
 }
 
