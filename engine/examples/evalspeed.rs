@@ -13,7 +13,9 @@
 //!   `arm,full`; also `without_sliders_state` (bishops, rooks and queens
 //!   with their state left out together: do the three slider groups cost
 //!   apart what they cost together?). A variant name may end in `@L`, the
-//!   code layout (0 to 3, `engine::eval::ablation::LAYOUT_PADS`; default 0);
+//!   code layout (0 to 3, `engine::eval::ablation::LAYOUT_PADS`; default 0),
+//!   or `@fixed`: the one copy that reads what to leave out at run time, so
+//!   every `@fixed` variant runs the same code (ablation at fixed code);
 //! * `--mobility`: the variants' implementation (`mailbox`, `chain`,
 //!   `single-probe`; default mailbox);
 //! * `--between`: before each visit, every arm also evaluates the
@@ -38,7 +40,7 @@
 
 use engine::defects::{BitboardDefects, DefectCounter, MailboxDefects};
 use engine::eval::ablation::{
-    ablated_in_layout, full_eval_config, in_layout, mask, Ablation, DynEvaluation, LAYOUT_PADS,
+    ablated_at_fixed_code, ablated_in_layout, full_eval_config, in_layout, mask, Ablation, DynEvaluation, LAYOUT_PADS,
 };
 use engine::eval::mobility::MobilitySet;
 use engine::eval::weights::Weights;
@@ -69,8 +71,9 @@ thread_local! {
         RefCell::new(std::array::from_fn(|_| std::array::from_fn(|_| None)));
 }
 
-/// Each (layout, variant)'s evaluator, made on first use.
-type Table = [[Option<Box<dyn DynEvaluation>>; VARIANTS]; LAYOUTS];
+/// Each (layout, variant)'s evaluator, made on first use; the last
+/// "layout" is the fixed-code copy.
+type Table = [[Option<Box<dyn DynEvaluation>>; VARIANTS]; LAYOUTS + 1];
 
 /// The ablation variants, then `without_sliders_state`.
 const VARIANTS: usize = Ablation::ALL.len() + 1;
@@ -90,6 +93,14 @@ fn sliders<M: MobilitySet + 'static, D: DefectCounter + 'static>(set: M, layout:
 }
 
 fn make(kind: MobilityKind, layout: usize, v: usize) -> Box<dyn DynEvaluation> {
+    if layout == LAYOUTS {
+        let ablation = if v < SLIDERS {
+            Ablation::ALL[v]
+        } else {
+            Ablation { name: "without_sliders_state", group: None, state: true, mask: WITHOUT_SLIDERS_STATE }
+        };
+        return ablated_at_fixed_code(kind, ablation, Weights::default(), full_eval_config());
+    }
     if v < SLIDERS {
         return ablated_in_layout(kind, Ablation::ALL[v], layout, Weights::default(), full_eval_config());
     }
@@ -133,7 +144,8 @@ macro_rules! in_layout {
     };
 }
 
-const VARIANT_ROUTINES: [[Routine; VARIANTS]; LAYOUTS] = [in_layout!(0), in_layout!(1), in_layout!(2), in_layout!(3)];
+const VARIANT_ROUTINES: [[Routine; VARIANTS]; LAYOUTS + 1] =
+    [in_layout!(0), in_layout!(1), in_layout!(2), in_layout!(3), in_layout!(4)];
 
 /// Ticks of one pass of `routine` over `inputs` (through the pointer, never
 /// inlined, as boardbench's runner does).
@@ -240,9 +252,10 @@ fn run() -> Result<(), String> {
             arms.push(arm as Routine);
         } else {
             let (variant, layout) = match name.split_once('@') {
+                Some((v, "fixed")) => (v, LAYOUTS),
                 Some((v, l)) => {
                     let l = l.parse::<usize>().ok().filter(|&l| l < LAYOUTS).ok_or_else(|| {
-                        format!("{name:?}: the layout after @ must be 0 to {} (LAYOUT_PADS)", LAYOUTS - 1)
+                        format!("{name:?}: the layout after @ must be 0 to {} (LAYOUT_PADS) or fixed", LAYOUTS - 1)
                     })?;
                     (v, l)
                 }

@@ -588,7 +588,7 @@ const REMAINDER: RGBColor = RGBColor(0xb0, 0xb0, 0xb0);
 
 /// evalcycles' attribution, drawn: per bucket the cost of a whole
 /// evaluation by group, per implementation, in ticks (ablation, counters)
-/// and in instructions, the unattributed remainder as its own outlined
+/// Shapley shares, and in instructions, the unattributed remainder as its own outlined
 /// segment (below zero when negative); and each group's ablation cost
 /// against men on the board, one line per implementation.
 fn attribution_plots(name: &str, a: &EvalAttribution, dir: &Path) -> Result<Vec<PathBuf>, String> {
@@ -632,12 +632,15 @@ fn attribution_plots(name: &str, a: &EvalAttribution, dir: &Path) -> Result<Vec<
                 })
                 .flatten()
                 .collect();
+            let shapley: Vec<Segment> =
+                t.rows.iter().filter_map(|r| seg(&r.row, false, r.shapley.map(|c| c.value))).collect();
             let counters: Vec<Segment> = t.rows.iter().filter_map(|r| seg(&r.row, false, r.counter)).collect();
             let counted: Vec<Segment> = t.rows.iter().filter_map(|r| seg(&r.row, false, r.instructions)).collect();
             let bar = |source: &str, segments: Vec<Segment>| {
                 (!segments.is_empty()).then(|| StackedBar { label: [source.to_string(), t.arm.clone()], segments })
             };
             ticks.extend(bar("ablation", ablation));
+            ticks.extend(bar("Shapley", shapley));
             ticks.extend(bar("counters", counters));
             instructions.extend(bar("", counted));
         }
@@ -648,6 +651,8 @@ fn attribution_plots(name: &str, a: &EvalAttribution, dir: &Path) -> Result<Vec<
         let mut notes: Vec<String> = [
             "ablation: full - without G,",
             "  lighter: the state G builds;",
+            "Shapley: G's average marginal",
+            "  cost, fixed code: adds up;",
             "counters: sampled phases,",
             "  share x whole floor;",
             "inputs: what no group removes",

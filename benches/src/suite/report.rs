@@ -275,6 +275,23 @@ pub struct AttributionTable {
     /// ablation and instructions measure them; one by one, as the counters
     /// time them), then the unattributed row.
     pub rows: Vec<AttributionRow>,
+    /// The largest pairwise interactions of the groups at fixed code (see
+    /// [`AttributionRow::shapley`]) whose interval leaves out zero, largest
+    /// in magnitude first, in the
+    /// Shapley rows' scale: what makes the leave-one-out rows over- or
+    /// under-sum. Empty where the Shapley shares were not measured.
+    #[serde(default)]
+    pub interactions: Vec<Interaction>,
+}
+
+/// Two groups that cost more together than apart (positive) or less:
+/// whole - without a - without b + without both, ticks per evaluation,
+/// with its bootstrap 95% interval.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Interaction {
+    pub a: String,
+    pub b: String,
+    pub ticks: Cost,
 }
 
 /// Figures of the whole evaluation behind one [`AttributionTable`].
@@ -309,6 +326,11 @@ pub struct WholeEvaluation {
     /// alone moves it.
     #[serde(default)]
     pub unattributed_by_layout: Vec<f64>,
+    /// Floor of the full evaluation in the fixed-code copy that the Shapley
+    /// shares were measured in (ticks per evaluation, its own scale; the
+    /// rows are scaled from it to `ablation_floor`).
+    #[serde(default)]
+    pub shapley_floor: Option<f64>,
 }
 
 /// What a row of an [`AttributionTable`] stands for.
@@ -356,6 +378,14 @@ pub struct AttributionRow {
     pub counter_floor: Option<f64>,
     /// Instructions (callgrind), work plus state.
     pub instructions: Option<f64>,
+    /// The group's Shapley share (the inputs row: the inputs alone): its
+    /// marginal cost averaged over every order of adding the groups, timed
+    /// at fixed code (one copy of the evaluation reading what to leave out
+    /// at run time), so the shares add up to the whole exactly and each
+    /// interaction is split evenly between its groups; scaled to the
+    /// ablation floor. Interval: bootstrap over the visits.
+    #[serde(default)]
+    pub shapley: Option<Cost>,
 }
 
 /// One group's ablation cost against men on the board, for one

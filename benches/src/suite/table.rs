@@ -9,7 +9,8 @@
 
 use crate::measure::runner::Role;
 use crate::suite::benchmarks::evalcycles::attribution::{
-    agrees, compared_groups, ticks_per_instruction, top_three, unattributed_share, AGREE_FROM_TICKS,
+    agrees, compared_groups, compared_with_shapley, ticks_per_instruction, top_three, unattributed_share,
+    AGREE_FROM_TICKS,
 };
 use crate::suite::report::{AttributionTable, BenchReport, Cost, EvalAttribution, RowKind, RunReport};
 use std::fmt::Write;
@@ -135,8 +136,15 @@ fn one_table(t: &AttributionTable) -> String {
     );
     let _ = writeln!(
         s,
-        "    {:<31} {:>7} {:>7} {:>34} {:>14} {:>9} {:>14}",
-        "row", "work", "state", "ablation [95% interval]", "counters", "(floor)", "instructions"
+        "    {:<31} {:>7} {:>7} {:>34} {:>30} {:>14} {:>9} {:>14}",
+        "row",
+        "work",
+        "state",
+        "ablation [95% interval]",
+        "Shapley [95% interval]",
+        "counters",
+        "(floor)",
+        "instructions"
     );
     for r in &t.rows {
         let share = |x: Option<f64>, of: Option<f64>| match (r.kind, x, of) {
@@ -145,11 +153,12 @@ fn one_table(t: &AttributionTable) -> String {
         };
         let _ = writeln!(
             s,
-            "    {:<31} {:>7} {:>7} {:>34} {:>14} {:>9} {:>14}",
+            "    {:<31} {:>7} {:>7} {:>34} {:>30} {:>14} {:>9} {:>14}",
             r.label,
             figure(r.ablation_work.map(|c| c.value), 1),
             figure(r.ablation_state.map(|c| c.value), 1),
             with_interval(r.ablation) + &share(r.ablation.map(|c| c.value), w.ablation_floor),
+            with_interval(r.shapley),
             figure(r.counter, 1) + &share(r.counter, w.counter_whole),
             r.counter_floor.map_or_else(String::new, |f| format!("({f:.1})")),
             figure(r.instructions, 0) + &share(r.instructions, w.instructions),
@@ -194,6 +203,20 @@ fn one_table(t: &AttributionTable) -> String {
             if off.is_empty() { String::new() } else { format!(" (off: {})", off.join(", ")) }
         ));
     }
+    let against_shapley = compared_with_shapley(t);
+    if !against_shapley.is_empty() {
+        let off: Vec<String> = against_shapley
+            .iter()
+            .filter(|(_, x, c)| !agrees(*x, *c))
+            .map(|(g, x, c)| format!("{g} {c:.0} vs {x:.0}"))
+            .collect();
+        checks.push(format!(
+            "counter floors within 20% or 10 ticks of the Shapley share for {} of {} groups of {AGREE_FROM_TICKS:.0}+ ticks{}",
+            against_shapley.len() - off.len(),
+            against_shapley.len(),
+            if off.is_empty() { String::new() } else { format!(" (off: {})", off.join(", ")) }
+        ));
+    }
     let by_ablation = top_three(t, |r| r.ablation.map(|c| c.value));
     let by_instructions = top_three(t, |r| r.instructions);
     if !by_ablation.is_empty() && !by_instructions.is_empty() {
@@ -214,6 +237,23 @@ fn one_table(t: &AttributionTable) -> String {
             by_ablation.join(" > "),
             by_instructions.join(" > "),
         ));
+    }
+    if !t.interactions.is_empty() {
+        let pairs: Vec<String> = t
+            .interactions
+            .iter()
+            .map(|i| {
+                format!(
+                    "{} + {} {:+.0} [{:+.0}, {:+.0}]",
+                    i.a, i.b, i.ticks.value, i.ticks.interval[0], i.ticks.interval[1]
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "    interactions at fixed code, intervals clear of zero (whole - without a - without b + without both, ticks): {}",
+            pairs.join(", ")
+        );
     }
     if !checks.is_empty() {
         let _ = writeln!(s, "    checks: {}", checks.join("; "));

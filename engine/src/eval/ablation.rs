@@ -268,6 +268,37 @@ pub fn ablated_in_layout(
     }
 }
 
+/// [`ablated`] at fixed code: one copy of the evaluation that reads the
+/// groups to leave out at run time ([`super::groups::RUNTIME_SKIP`]), so
+/// every variant runs the same code in the same layout and only the left-out
+/// group's execution differs. (Its full variant tests about twenty
+/// well-predicted flags that the engine's evaluation does not.)
+#[inline]
+pub fn ablated_at_fixed_code(
+    kind: MobilityKind,
+    ablation: Ablation,
+    weights: Weights,
+    config: EvalConfig,
+) -> Box<dyn DynEvaluation> {
+    fn fixed<M: MobilitySet + 'static, D: DefectCounter + 'static>(
+        set: M,
+        mask: u32,
+        weights: Weights,
+        config: EvalConfig,
+    ) -> Box<dyn DynEvaluation> {
+        let mut e = Evaluation::<M, D, { super::groups::RUNTIME_SKIP }>::ablated(set, weights, config);
+        e.skip_at_run_time(mask);
+        Box::new(e)
+    }
+    match kind {
+        MobilityKind::Mailbox => fixed::<MailboxSet, MailboxDefects>(MailboxSet, ablation.mask, weights, config),
+        MobilityKind::Chain => fixed::<ChainSet, BitboardDefects>(ChainSet, ablation.mask, weights, config),
+        MobilityKind::SingleProbe => {
+            fixed::<SingleProbeSet, BitboardDefects>(SingleProbeSet, ablation.mask, weights, config)
+        }
+    }
+}
+
 /// The configuration of whole-evaluation measurements: eval hash off, pawn
 /// hash and material table on (warm them with [`warm_up`]), lazy exit off.
 pub fn full_eval_config() -> EvalConfig {

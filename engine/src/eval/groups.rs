@@ -172,6 +172,14 @@ impl std::fmt::Display for Group {
     }
 }
 
+/// Skip-mask bit: the groups to leave out are read at run time (from the
+/// evaluator's own mask, [`super::Evaluation::skip_at_run_time`]), so
+/// every variant runs one and the same code: the ablation at fixed code.
+/// Leaving a group out of a monomorphised copy also takes its code out of
+/// the copy, and a smaller copy can run the rest faster (front end, branch
+/// predictors); at fixed code, only the group's execution is left out.
+pub const RUNTIME_SKIP: u32 = 1 << 15;
+
 /// Does skip mask `mask` leave out `group`'s own work?
 #[inline(always)]
 pub const fn drops_work(mask: u32, group: Group) -> bool {

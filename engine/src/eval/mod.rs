@@ -16,7 +16,9 @@
 //! A third parameter, a skip mask (default 0: the whole evaluation), leaves
 //! out groups of the work ([`groups`]) for ablation measurements
 //! ([`ablation`]); the mask is a constant, so every variant is its own
-//! monomorphised code and the default evaluation has no test for it.
+//! monomorphised code and the default evaluation has no test for it. One
+//! mask bit ([`groups::RUNTIME_SKIP`]) makes a copy that reads the groups to
+//! leave out at run time instead, for the Shapley shares ([`shapley`]).
 
 pub mod ablation;
 pub mod attacks;
@@ -37,6 +39,7 @@ pub mod pawns;
 pub(crate) mod pieces;
 #[cfg(feature = "eval-time")]
 pub mod sampler;
+pub mod shapley;
 pub mod trace;
 pub mod weights;
 
@@ -158,6 +161,9 @@ pub struct Evaluation<M: MobilitySet, D: DefectCounter, const SKIP: u32 = 0, con
     records: Records,
     #[cfg(feature = "eval-time")]
     counters: EvalCounters,
+    /// The skip mask read at run time when `SKIP` holds
+    /// [`groups::RUNTIME_SKIP`] (0 otherwise).
+    runtime_skip: u32,
     defects: PhantomData<D>,
 }
 
@@ -188,6 +194,9 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
     const NO_QUEEN_ATTACKS: bool = drops_state(SKIP, Group::Queens);
     const NO_KING_ATTACKS: bool = drops_state(SKIP, Group::Kings);
     const NO_RECORDS: bool = drops_state(SKIP, Group::Passers);
+    /// The groups to leave out are read at run time from `runtime_skip`
+    /// ([`groups::RUNTIME_SKIP`]): one copy of the code for every variant.
+    const RUNTIME: bool = SKIP & groups::RUNTIME_SKIP != 0;
 
     /// An evaluator with the groups of `SKIP` left out (see
     /// [`ablation::Ablation`] for the variants that are measured).
@@ -208,8 +217,20 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
             records: Records::default(),
             #[cfg(feature = "eval-time")]
             counters: EvalCounters::calibrated(),
+            runtime_skip: 0,
             defects: PhantomData,
         }
+    }
+
+    /// Leave out the groups of skip mask `mask` ([`groups`]) at run time:
+    /// only in a copy whose `SKIP` holds [`groups::RUNTIME_SKIP`].
+    ///
+    /// # Panics
+    ///
+    /// In any other copy (it would read no mask).
+    pub fn skip_at_run_time(&mut self, mask: u32) {
+        assert!(Self::RUNTIME, "SKIP {SKIP:#x} does not read a mask at run time");
+        self.runtime_skip = mask & !groups::RUNTIME_SKIP;
     }
 
     /// The weights it scores with.
@@ -371,8 +392,31 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
                 );
             }
         }
+        // What this copy leaves out: the constants of `SKIP`, and with
+        // `RUNTIME_SKIP` in it the evaluator's `runtime_skip` too (constant
+        // false in every other copy, so the engine's evaluation tests nothing).
+        let drop_hash = Self::DROP_HASH || (Self::RUNTIME && drops_work(self.runtime_skip, Group::Hash));
+        let drop_material = Self::DROP_MATERIAL || (Self::RUNTIME && drops_work(self.runtime_skip, Group::Material));
+        let drop_pawns = Self::DROP_PAWNS || (Self::RUNTIME && drops_work(self.runtime_skip, Group::Pawns));
+        let drop_knights = Self::DROP_KNIGHTS || (Self::RUNTIME && drops_work(self.runtime_skip, Group::Knights));
+        let drop_bishops = Self::DROP_BISHOPS || (Self::RUNTIME && drops_work(self.runtime_skip, Group::Bishops));
+        let drop_rooks = Self::DROP_ROOKS || (Self::RUNTIME && drops_work(self.runtime_skip, Group::Rooks));
+        let drop_queens = Self::DROP_QUEENS || (Self::RUNTIME && drops_work(self.runtime_skip, Group::Queens));
+        let drop_kings = Self::DROP_KINGS || (Self::RUNTIME && drops_work(self.runtime_skip, Group::Kings));
+        let drop_passers = Self::DROP_PASSERS || (Self::RUNTIME && drops_work(self.runtime_skip, Group::Passers));
+        let no_pawn_attacks =
+            Self::NO_PAWN_ATTACKS || (Self::RUNTIME && drops_state(self.runtime_skip, Group::PawnAttacks));
+        let no_knight_attacks =
+            Self::NO_KNIGHT_ATTACKS || (Self::RUNTIME && drops_state(self.runtime_skip, Group::Knights));
+        let no_bishop_attacks =
+            Self::NO_BISHOP_ATTACKS || (Self::RUNTIME && drops_state(self.runtime_skip, Group::Bishops));
+        let no_rook_attacks = Self::NO_ROOK_ATTACKS || (Self::RUNTIME && drops_state(self.runtime_skip, Group::Rooks));
+        let no_queen_attacks =
+            Self::NO_QUEEN_ATTACKS || (Self::RUNTIME && drops_state(self.runtime_skip, Group::Queens));
+        let no_king_attacks = Self::NO_KING_ATTACKS || (Self::RUNTIME && drops_state(self.runtime_skip, Group::Kings));
+        let no_records = Self::NO_RECORDS || (Self::RUNTIME && drops_state(self.runtime_skip, Group::Passers));
         let stm = pos.side_to_move();
-        if !T::ON && !Self::DROP_HASH {
+        if !T::ON && !drop_hash {
             let hit = timed!(self, Phase::HashProbe, { self.eval_hash.probe(pos.key()).copied() });
             if let Some(e) = hit {
                 self.stats.hash_hits += 1;
@@ -405,7 +449,7 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
                     }
                 }
             });
-            if !Self::DROP_MATERIAL {
+            if !drop_material {
                 for c in Color::ALL {
                     add!(Term::Material, c, mat.material[c.index()]);
                 }
@@ -422,7 +466,7 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
                     }
                 }
             });
-            if !Self::DROP_PAWNS {
+            if !drop_pawns {
                 let w = &self.weights;
                 let majors = mat.majors as usize;
                 for c in Color::ALL {
@@ -434,14 +478,14 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
         });
         let w: &Weights = &self.weights;
         timed!(self, Phase::PasserRace, {
-            if !Self::DROP_PAWNS {
+            if !drop_pawns {
                 for c in Color::ALL {
                     add!(Term::PasserRace, c, passers::race(pos, w, entry, mat, c));
                 }
             }
         });
         timed!(self, Phase::BadTrades, {
-            if !Self::DROP_MATERIAL {
+            if !drop_material {
                 for c in Color::ALL {
                     add!(Term::BadTrades, c, mat.bad_trades[c.index()]);
                     add!(Term::LoneBishop, c, mat.lone_bishop_wings(pos, w, c));
@@ -449,7 +493,7 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
             }
         });
         timed!(self, Phase::BishopPair, {
-            if !Self::DROP_MATERIAL {
+            if !drop_material {
                 for c in Color::ALL {
                     add!(Term::BishopPair, c, mat.bishop_pair[c.index()]);
                 }
@@ -460,7 +504,7 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
         // that says exit, widen by king-safety defects and passers and test
         // again.
         let lazy_white = score[0] - score[1];
-        if !T::ON && !Self::DROP_HASH && self.config.lazy {
+        if !T::ON && !drop_hash && self.config.lazy {
             let v = lazy_white * stm.sign();
             let margin = self.margin;
             let exit = timed!(self, Phase::Lazy, {
@@ -496,7 +540,7 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
                     pos.clear_attack_words();
                 });
             }
-            if !Self::NO_PAWN_ATTACKS {
+            if !no_pawn_attacks {
                 record_pawn_attacks(pos, &mut acc, words, accs);
             }
         });
@@ -524,12 +568,12 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
                 let c: Color = $c;
                 timed!(self, Phase::Knights, {
                     for sq in pos.bb(c, PieceType::Knight) {
-                        if !Self::DROP_KNIGHTS {
+                        if !drop_knights {
                             add!(Term::Knights, c, pieces::knight(pos, w, entry, c, sq));
                         }
-                        if !Self::NO_KNIGHT_ATTACKS {
+                        if !no_knight_attacks {
                             let m = set.knight(pos, &mut acc, &inputs, c, sq);
-                            if !Self::DROP_KNIGHTS {
+                            if !drop_knights {
                                 add!(Term::KnightMobility, c, pieces::knight_mobility(w, &m));
                                 note(t, c, PieceType::Knight, sq, &m);
                             }
@@ -538,12 +582,12 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
                 });
                 timed!(self, Phase::Bishops, {
                     for sq in pos.bb(c, PieceType::Bishop) {
-                        if !Self::DROP_BISHOPS {
+                        if !drop_bishops {
                             add!(Term::Bishops, c, pieces::bishop(pos, w, entry, c, sq));
                         }
-                        if !Self::NO_BISHOP_ATTACKS {
+                        if !no_bishop_attacks {
                             let m = set.bishop(pos, &mut acc, &inputs, c, sq);
-                            if !Self::DROP_BISHOPS {
+                            if !drop_bishops {
                                 let (mobility, best) = pieces::bishop_mobility(w, &m);
                                 add!(Term::BishopMobility, c, mobility);
                                 add!(Term::BishopBestRay, c, best);
@@ -568,12 +612,12 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
             each_color!(c in [Color::White, Color::Black] {
                 let scaled = self.rook_mobility.facing(mat.army[c.flip().index()]);
                 for sq in pos.bb(c, PieceType::Rook) {
-                    if !Self::DROP_ROOKS {
+                    if !drop_rooks {
                         add!(Term::Rooks, c, pieces::rook(pos, w, entry, c, sq));
                     }
-                    if !Self::NO_ROOK_ATTACKS {
+                    if !no_rook_attacks {
                         let m = set.rook(pos, &mut acc, &inputs, c, sq);
-                        if !Self::DROP_ROOKS {
+                        if !drop_rooks {
                             let (mobility, best, connected, trapped) =
                                 pieces::rook_mobility(pos, w, scaled, c, sq, &m);
                             add!(Term::RookMobility, c, mobility);
@@ -589,12 +633,12 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
         timed!(self, Phase::Queens, {
             each_color!(c in [Color::White, Color::Black] {
                 for sq in pos.bb(c, PieceType::Queen) {
-                    if !Self::DROP_QUEENS {
+                    if !drop_queens {
                         add!(Term::Queens, c, pieces::queen(pos, w, c, sq));
                     }
-                    if !Self::NO_QUEEN_ATTACKS {
+                    if !no_queen_attacks {
                         let m = set.queen(pos, &mut acc, &inputs, c, sq);
-                        if !Self::DROP_QUEENS {
+                        if !drop_queens {
                             let (mobility, ring) = pieces::queen_mobility(w, &m);
                             add!(Term::QueenMobility, c, mobility);
                             add!(Term::QueenKingRing, c, ring);
@@ -608,14 +652,14 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
         // Kings: both kings' attack bits first, then each king.
         let mut new_shelter: [Option<Shelter>; 2] = [None; 2];
         timed!(self, Phase::Kings, {
-            if Self::NO_KING_ATTACKS {
+            if no_king_attacks {
                 // The views still need the union of the other classes.
                 attacks::finish_without_kings(&mut acc, accs);
             } else {
                 record_king_attacks(pos, &mut acc, words, accs);
             }
             for c in [Color::Black, Color::White] {
-                if Self::DROP_KINGS {
+                if drop_kings {
                     break;
                 }
                 // The danger counter only counts with enough enemy material.
@@ -648,7 +692,7 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
 
         timed!(self, Phase::Passers, {
             for c in Color::ALL {
-                if Self::DROP_PASSERS {
+                if drop_passers {
                     break;
                 }
                 let v = if words {
@@ -675,7 +719,7 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
             // The search reads only the side to move's pieces en prise (what
             // the eval hash keeps); traces read every record.
             let colors: &[Color] = if T::ON { &Color::ALL } else { &[stm] };
-            if Self::NO_RECORDS {
+            if no_records {
                 Records::default()
             } else if words {
                 records(pos, &WordsView, colors, zero_mobility)
@@ -686,12 +730,12 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
 
         let (raw, white) = timed!(self, Phase::Scaling, {
             let raw = (score[0] - score[1]).clamp(-EVAL_LIMIT, EVAL_LIMIT);
-            (raw, if Self::DROP_MATERIAL { raw } else { mat.scale(raw) })
+            (raw, if drop_material { raw } else { mat.scale(raw) })
         });
         t.scale(white - raw);
         self.records = records;
         timed!(self, Phase::HashStore, {
-            if !Self::DROP_HASH {
+            if !drop_hash {
                 let entry = EvalEntry {
                     check: EvalEntry::check_bits(pos.key()),
                     score: white,
@@ -700,7 +744,7 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
                 self.eval_hash.store(pos.key(), entry);
             }
         });
-        if !Self::DROP_HASH {
+        if !drop_hash {
             // Adapt the lazy margin to how far full evals stray from the cheap part.
             let stray = (white - lazy_white).abs();
             self.margin = stray.max(self.margin - self.margin / 16).max(self.weights.lazy_margin_min);

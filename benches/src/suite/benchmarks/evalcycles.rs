@@ -15,7 +15,8 @@
 //! evaluation's ten groups three ways side by side ([`attribution`]):
 //! ablation ticks timed in boardbench's runner ([`ablation`]), the
 //! eval-time build's sampled counters ([`counters`]) and instructions
-//! under callgrind ([`instructions`]); and each group's ablation cost
+//! under callgrind ([`instructions`]), with each group's Shapley share at
+//! fixed code beside the ablation ([`shapley`]); and each group's ablation cost
 //! against men on the board. Only report runs have (b) (not the gate's
 //! runs, nor the per-case targets). The builds (b) needs come first, so
 //! one that cannot happen fails before minutes of measuring; without
@@ -25,6 +26,7 @@ pub mod ablation;
 pub mod attribution;
 pub mod counters;
 pub mod instructions;
+pub mod shapley;
 
 use crate::measure::context::Context;
 use crate::suite::benchmark::run_arms_planned;
@@ -161,6 +163,22 @@ fn attribute(ctx: &Context, set: &PositionSet, tools: &Tools, whole: &BenchRepor
          intervals, means, wholes and the remainder combined in quadrature; {seconds:.0} s",
         pads.join(", ")
     ));
+    // (1b) Shapley shares at fixed code.
+    let started = Instant::now();
+    let mut shares = Vec::new();
+    for kind in MobilityKind::ALL {
+        shares.extend(shapley::measure(ctx, set, kind));
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    eprintln!("  evalcycles: Shapley shares {seconds:.0} s");
+    notes.push(format!(
+        "Shapley: every subset of the ten groups (1,024) in one copy of the evaluation that reads what to leave \
+         out at run time (fixed code), {} visits of each (5 untimed passes, the lowest of 5 timed), the median \
+         over visits; a group's share is its marginal cost averaged over every order of adding the groups, so \
+         the shares and the inputs add up to the whole exactly; scaled to the ablation floor; 95% intervals by \
+         bootstrap over the visits; interactions: whole - without a - without b + without both; {seconds:.0} s",
+        shapley::visits(ctx)
+    ));
     // The buckets as EPD files, for the engine and the example.
     let dir = TempDir::new()?;
     let mut files = Vec::new();
@@ -237,6 +255,10 @@ fn attribute(ctx: &Context, set: &PositionSet, tools: &Tools, whole: &BenchRepor
                 attribution::table(bucket, kind.name(), positions, measured.map(|m| &m.median), c, instr.as_ref(), floor);
             table.whole.unattributed_by_layout =
                 measured.map_or_else(Vec::new, |m| m.by_layout.iter().map(|a| a.unattributed.value).collect());
+            if let Some(m) = shares.iter().find(|m| &m.bucket == bucket && m.kind == *kind) {
+                let scale = measured.map_or(m.floor, |a| a.median.full.value);
+                attribution::with_shapley(&mut table, &m.scaled_to(scale));
+            }
             tables.push(table);
         }
     }

@@ -24,7 +24,8 @@
 //! baseline's noise, which a paired difference would cancel, so there the
 //! combined interval is on the wide side).
 
-use crate::suite::report::{AttributionRow, AttributionTable, Cost, RowKind, WholeEvaluation};
+use super::shapley;
+use crate::suite::report::{AttributionRow, AttributionTable, Cost, Interaction, RowKind, WholeEvaluation};
 use engine::eval::groups::Group;
 
 impl Cost {
@@ -213,6 +214,7 @@ pub fn table(
                 counter: c.map(|c| c.0),
                 counter_floor: c.and_then(|c| c.1),
                 instructions: parts(instructions, g).map(|p| p.whole().value),
+                shapley: None,
             }
         })
         .collect();
@@ -227,6 +229,7 @@ pub fn table(
             counter: None,
             counter_floor: None,
             instructions: instructions.and_then(|a| a.inputs.map(|c| c.value)),
+            shapley: None,
         });
     }
     if let Some(c) = counters {
@@ -241,6 +244,7 @@ pub fn table(
                 counter: Some(ticks.max(0.0)),
                 counter_floor: floor.map(|f| f.max(0.0)),
                 instructions: None,
+                shapley: None,
             });
         }
     }
@@ -254,6 +258,7 @@ pub fn table(
         counter: counters.and_then(|c| c.unattributed),
         counter_floor: counters.and_then(|c| c.unattributed_floor),
         instructions: instructions.map(|a| a.unattributed.value),
+        shapley: None,
     });
     let instrumented_floor = counters.and_then(|c| c.instrumented_floor);
     let counters_off_floor = counters.and_then(|c| c.uninstrumented_floor);
@@ -271,9 +276,62 @@ pub fn table(
             counter_pair_ticks: counters.map(|c| c.pair_ticks),
             instructions: instructions.map(|a| a.full.value),
             unattributed_by_layout: Vec::new(),
+            shapley_floor: None,
         },
         rows,
+        interactions: Vec::new(),
     }
+}
+
+/// Add the Shapley shares `m` (already in the table's scale, see
+/// [`shapley::Measured::scaled_to`]) to table `t`: each group's share, the
+/// inputs alone (a row of its own if the table had none), the fixed-code
+/// floor and the largest interactions. The remainder row gets none: the
+/// shares add up to the whole by construction.
+pub fn with_shapley(t: &mut AttributionTable, m: &shapley::Measured) {
+    for (g, share) in Group::ALL.iter().zip(m.shares) {
+        if let Some(r) = t.rows.iter_mut().find(|r| r.kind == RowKind::Group && r.row == g.name()) {
+            r.shapley = Some(share);
+        }
+    }
+    match t.rows.iter_mut().find(|r| r.row == "inputs") {
+        Some(r) => r.shapley = Some(m.inputs),
+        None => {
+            let at = t.rows.iter().position(|r| r.kind != RowKind::Group).unwrap_or(t.rows.len());
+            t.rows.insert(
+                at,
+                AttributionRow {
+                    row: "inputs".into(),
+                    label: "inputs alone (no group)".into(),
+                    kind: RowKind::Input,
+                    ablation_work: None,
+                    ablation_state: None,
+                    ablation: None,
+                    counter: None,
+                    counter_floor: None,
+                    instructions: None,
+                    shapley: Some(m.inputs),
+                },
+            );
+        }
+    }
+    t.whole.shapley_floor = Some(m.floor);
+    t.interactions = m
+        .interactions
+        .iter()
+        .map(|&(a, b, ticks)| Interaction { a: a.name().to_string(), b: b.name().to_string(), ticks })
+        .collect();
+}
+
+/// The groups of [`AGREE_FROM_TICKS`] or more by Shapley share, each with
+/// its share and counter ticks (the counters' floor, else their mean).
+pub fn compared_with_shapley(t: &AttributionTable) -> Vec<(&str, f64, f64)> {
+    t.rows
+        .iter()
+        .filter(|r| r.kind == RowKind::Group)
+        .filter_map(|r| Some((r.row.as_str(), r.shapley?.value, r.counter_floor.or(r.counter)?)))
+        .filter(|&(_, s, _)| s >= AGREE_FROM_TICKS)
+        .collect()
 }
 
 /// The remainder's share of the ablation's full floor.
@@ -426,6 +484,37 @@ pub(crate) mod tests {
         let over =
             attribute(Cost::exact(50.0), vec![GroupParts::from_counts(Group::Kings, 50.0, Some(-5.0), Some(-10.0))], None);
         assert_eq!(over.unattributed.value, -10.0);
+    }
+
+    #[test]
+    fn shapley_shares_fill_every_group_the_inputs_and_the_interactions() {
+        // A table with no inputs row of its own (counters only).
+        let mut t = table("endgame", "mailbox", 3, None, Some(&CounterRows::default()), None, Some(500.0));
+        assert!(t.rows.iter().all(|r| r.row != "inputs"));
+        let share = |i: usize| cost(10.0 * (i as f64 + 1.0), 9.0 * (i as f64 + 1.0), 11.0 * (i as f64 + 1.0));
+        let m = shapley::Measured {
+            bucket: "endgame".into(),
+            kind: engine::eval::MobilityKind::Mailbox,
+            floor: 600.0,
+            inputs: cost(50.0, 48.0, 52.0),
+            shares: std::array::from_fn(share),
+            interactions: vec![(Group::Bishops, Group::Rooks, cost(30.0, 10.0, 50.0))],
+        };
+        with_shapley(&mut t, &m);
+        for (i, g) in Group::ALL.iter().enumerate() {
+            let r = t.rows.iter().find(|r| r.row == g.name()).unwrap();
+            assert_eq!(r.shapley, Some(share(i)), "{g}");
+        }
+        let inputs = t.rows.iter().position(|r| r.row == "inputs").expect("an inputs row");
+        assert_eq!(t.rows[inputs].shapley.map(|c| c.value), Some(50.0));
+        assert!(t.rows[..inputs].iter().all(|r| r.kind == RowKind::Group), "after the groups");
+        assert_eq!(t.rows.last().unwrap().kind, RowKind::Unattributed);
+        assert_eq!(t.rows.last().unwrap().shapley, None, "shares add up by construction");
+        assert_eq!(t.whole.shapley_floor, Some(600.0));
+        assert_eq!((t.interactions[0].a.as_str(), t.interactions[0].b.as_str()), ("bishops", "rooks"));
+        // Compared with the counters from 30 ticks of share up: none here
+        // has counters.
+        assert!(compared_with_shapley(&t).is_empty());
     }
 
     #[test]
