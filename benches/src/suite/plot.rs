@@ -436,9 +436,13 @@ fn stacked_panel<DB: DrawingBackend>(
         let (px, py) = chart.backend_coord(&(x, ymin));
         (px - base.0, py - base.1)
     };
+    // A bar's label wider than its slot is drawn smaller, so neighbours'
+    // labels do not run together.
+    let narrow = TextStyle::from((FAMILY, 11).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
     for (i, b) in bars.iter().enumerate() {
-        let (x, y) = at(i as f64 + 0.5);
-        area.draw_text(&b.label[0], &style, (x, y + 6))?;
+        let ((left, y), (right, _)) = (at(i as f64), at(i as f64 + 1.0));
+        let fits = area.estimate_text_size(&b.label[0], &style)?.0 as i32 <= right - left;
+        area.draw_text(&b.label[0], if fits { &style } else { &narrow }, ((left + right) / 2, y + 6))?;
     }
     let mut i = 0;
     while i < bars.len() {
