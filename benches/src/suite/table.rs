@@ -189,34 +189,8 @@ fn one_table(t: &AttributionTable) -> String {
             arm.unwrap_or_default()
         ));
     }
-    let compared = compared_groups(t);
-    if !compared.is_empty() {
-        let off: Vec<String> = compared
-            .iter()
-            .filter(|(_, a, c)| !agrees(*a, *c))
-            .map(|(g, a, c)| format!("{g} {c:.0} vs {a:.0}"))
-            .collect();
-        checks.push(format!(
-            "counter floors within 20% or 10 ticks of ablation for {} of {} groups of {AGREE_FROM_TICKS:.0}+ ticks{}",
-            compared.len() - off.len(),
-            compared.len(),
-            if off.is_empty() { String::new() } else { format!(" (off: {})", off.join(", ")) }
-        ));
-    }
-    let against_shapley = compared_with_shapley(t);
-    if !against_shapley.is_empty() {
-        let off: Vec<String> = against_shapley
-            .iter()
-            .filter(|(_, x, c)| !agrees(*x, *c))
-            .map(|(g, x, c)| format!("{g} {c:.0} vs {x:.0}"))
-            .collect();
-        checks.push(format!(
-            "counter floors within 20% or 10 ticks of the Shapley share for {} of {} groups of {AGREE_FROM_TICKS:.0}+ ticks{}",
-            against_shapley.len() - off.len(),
-            against_shapley.len(),
-            if off.is_empty() { String::new() } else { format!(" (off: {})", off.join(", ")) }
-        ));
-    }
+    checks.extend(agreement("ablation", &compared_groups(t)));
+    checks.extend(agreement("the Shapley share", &compared_with_shapley(t)));
     let by_ablation = top_three(t, |r| r.ablation.map(|c| c.value));
     let by_instructions = top_three(t, |r| r.instructions);
     if !by_ablation.is_empty() && !by_instructions.is_empty() {
@@ -259,6 +233,22 @@ fn one_table(t: &AttributionTable) -> String {
         let _ = writeln!(s, "    checks: {}", checks.join("; "));
     }
     s
+}
+
+/// How many of `compared` (group, reference ticks, counter ticks) agree
+/// with `reference`, naming the others; `None` with nothing to compare.
+fn agreement(reference: &str, compared: &[(&str, f64, f64)]) -> Option<String> {
+    if compared.is_empty() {
+        return None;
+    }
+    let off: Vec<String> =
+        compared.iter().filter(|(_, r, c)| !agrees(*r, *c)).map(|(g, r, c)| format!("{g} {c:.0} vs {r:.0}")).collect();
+    Some(format!(
+        "counter floors within 20% or 10 ticks of {reference} for {} of {} groups of {AGREE_FROM_TICKS:.0}+ ticks{}",
+        compared.len() - off.len(),
+        compared.len(),
+        if off.is_empty() { String::new() } else { format!(" (off: {})", off.join(", ")) }
+    ))
 }
 
 /// evalcycles' attribution: every table, then how each source was measured.

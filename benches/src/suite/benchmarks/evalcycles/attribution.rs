@@ -326,11 +326,17 @@ pub fn with_shapley(t: &mut AttributionTable, m: &shapley::Measured) {
 /// The groups of [`AGREE_FROM_TICKS`] or more by Shapley share, each with
 /// its share and counter ticks (the counters' floor, else their mean).
 pub fn compared_with_shapley(t: &AttributionTable) -> Vec<(&str, f64, f64)> {
+    compared_by(t, |r| r.shapley)
+}
+
+/// The groups of [`AGREE_FROM_TICKS`] or more by `reference`, each with
+/// its reference and counter ticks.
+fn compared_by(t: &AttributionTable, reference: fn(&AttributionRow) -> Option<Cost>) -> Vec<(&str, f64, f64)> {
     t.rows
         .iter()
         .filter(|r| r.kind == RowKind::Group)
-        .filter_map(|r| Some((r.row.as_str(), r.shapley?.value, r.counter_floor.or(r.counter)?)))
-        .filter(|&(_, s, _)| s >= AGREE_FROM_TICKS)
+        .filter_map(|r| Some((r.row.as_str(), reference(r)?.value, r.counter_floor.or(r.counter)?)))
+        .filter(|&(_, x, _)| x >= AGREE_FROM_TICKS)
         .collect()
 }
 
@@ -354,12 +360,7 @@ pub fn agrees(ablation: f64, counter: f64) -> bool {
 /// ablation and counter ticks: floors both (the counters' lowest mean of a
 /// pass, else their mean), as an ablation takes floors.
 pub fn compared_groups(t: &AttributionTable) -> Vec<(&str, f64, f64)> {
-    t.rows
-        .iter()
-        .filter(|r| r.kind == RowKind::Group)
-        .filter_map(|r| Some((r.row.as_str(), r.ablation?.value, r.counter_floor.or(r.counter)?)))
-        .filter(|&(_, a, _)| a >= AGREE_FROM_TICKS)
-        .collect()
+    compared_by(t, |r| r.ablation)
 }
 
 /// The three costliest groups by a source's figure, costliest first.
