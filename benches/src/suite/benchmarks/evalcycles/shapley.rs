@@ -28,7 +28,7 @@ use engine::eval::shapley::{interactions, medians, shares, time_subsets, Timing,
 use engine::eval::MobilityKind;
 use engine::Position;
 
-/// Visits of every subset in a full run (about 40 s for the three
+/// Visits of every subset in a full run (about 50 s for the three
 /// implementations and buckets on a 2.6 GHz host).
 pub const VISITS: usize = 20;
 
