@@ -176,24 +176,6 @@ impl<M: MobilitySet, D: DefectCounter> Evaluation<M, D> {
 }
 
 impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evaluation<M, D, SKIP, LAYOUT> {
-    /// Leaves out each group's own work per `SKIP` (see [`groups`]).
-    const DROP_HASH: bool = drops_work(SKIP, Group::Hash);
-    const DROP_MATERIAL: bool = drops_work(SKIP, Group::Material);
-    const DROP_PAWNS: bool = drops_work(SKIP, Group::Pawns);
-    const DROP_KNIGHTS: bool = drops_work(SKIP, Group::Knights);
-    const DROP_BISHOPS: bool = drops_work(SKIP, Group::Bishops);
-    const DROP_ROOKS: bool = drops_work(SKIP, Group::Rooks);
-    const DROP_QUEENS: bool = drops_work(SKIP, Group::Queens);
-    const DROP_KINGS: bool = drops_work(SKIP, Group::Kings);
-    const DROP_PASSERS: bool = drops_work(SKIP, Group::Passers);
-    /// Also leaves out the state a group builds for later ones (timing only).
-    const NO_PAWN_ATTACKS: bool = drops_state(SKIP, Group::PawnAttacks);
-    const NO_KNIGHT_ATTACKS: bool = drops_state(SKIP, Group::Knights);
-    const NO_BISHOP_ATTACKS: bool = drops_state(SKIP, Group::Bishops);
-    const NO_ROOK_ATTACKS: bool = drops_state(SKIP, Group::Rooks);
-    const NO_QUEEN_ATTACKS: bool = drops_state(SKIP, Group::Queens);
-    const NO_KING_ATTACKS: bool = drops_state(SKIP, Group::Kings);
-    const NO_RECORDS: bool = drops_state(SKIP, Group::Passers);
     /// The groups to leave out are read at run time from `runtime_skip`
     /// ([`groups::RUNTIME_SKIP`]): one copy of the code for every variant.
     const RUNTIME: bool = SKIP & groups::RUNTIME_SKIP != 0;
@@ -392,29 +374,28 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
                 );
             }
         }
-        // What this copy leaves out: the constants of `SKIP`, and with
-        // `RUNTIME_SKIP` in it the evaluator's `runtime_skip` too (constant
-        // false in every other copy, so the engine's evaluation tests nothing).
-        let drop_hash = Self::DROP_HASH || (Self::RUNTIME && drops_work(self.runtime_skip, Group::Hash));
-        let drop_material = Self::DROP_MATERIAL || (Self::RUNTIME && drops_work(self.runtime_skip, Group::Material));
-        let drop_pawns = Self::DROP_PAWNS || (Self::RUNTIME && drops_work(self.runtime_skip, Group::Pawns));
-        let drop_knights = Self::DROP_KNIGHTS || (Self::RUNTIME && drops_work(self.runtime_skip, Group::Knights));
-        let drop_bishops = Self::DROP_BISHOPS || (Self::RUNTIME && drops_work(self.runtime_skip, Group::Bishops));
-        let drop_rooks = Self::DROP_ROOKS || (Self::RUNTIME && drops_work(self.runtime_skip, Group::Rooks));
-        let drop_queens = Self::DROP_QUEENS || (Self::RUNTIME && drops_work(self.runtime_skip, Group::Queens));
-        let drop_kings = Self::DROP_KINGS || (Self::RUNTIME && drops_work(self.runtime_skip, Group::Kings));
-        let drop_passers = Self::DROP_PASSERS || (Self::RUNTIME && drops_work(self.runtime_skip, Group::Passers));
-        let no_pawn_attacks =
-            Self::NO_PAWN_ATTACKS || (Self::RUNTIME && drops_state(self.runtime_skip, Group::PawnAttacks));
-        let no_knight_attacks =
-            Self::NO_KNIGHT_ATTACKS || (Self::RUNTIME && drops_state(self.runtime_skip, Group::Knights));
-        let no_bishop_attacks =
-            Self::NO_BISHOP_ATTACKS || (Self::RUNTIME && drops_state(self.runtime_skip, Group::Bishops));
-        let no_rook_attacks = Self::NO_ROOK_ATTACKS || (Self::RUNTIME && drops_state(self.runtime_skip, Group::Rooks));
-        let no_queen_attacks =
-            Self::NO_QUEEN_ATTACKS || (Self::RUNTIME && drops_state(self.runtime_skip, Group::Queens));
-        let no_king_attacks = Self::NO_KING_ATTACKS || (Self::RUNTIME && drops_state(self.runtime_skip, Group::Kings));
-        let no_records = Self::NO_RECORDS || (Self::RUNTIME && drops_state(self.runtime_skip, Group::Passers));
+        // What this copy leaves out (see [`groups`]): `SKIP`, and with
+        // `RUNTIME_SKIP` in it the evaluator's `runtime_skip` too. In every
+        // other copy the mask is the constant `SKIP`, so the engine's
+        // evaluation tests nothing.
+        let skip = SKIP | if Self::RUNTIME { self.runtime_skip } else { 0 };
+        let drop_hash = drops_work(skip, Group::Hash);
+        let drop_material = drops_work(skip, Group::Material);
+        let drop_pawns = drops_work(skip, Group::Pawns);
+        let drop_knights = drops_work(skip, Group::Knights);
+        let drop_bishops = drops_work(skip, Group::Bishops);
+        let drop_rooks = drops_work(skip, Group::Rooks);
+        let drop_queens = drops_work(skip, Group::Queens);
+        let drop_kings = drops_work(skip, Group::Kings);
+        let drop_passers = drops_work(skip, Group::Passers);
+        // The state a group builds for later ones (timing only).
+        let no_pawn_attacks = drops_state(skip, Group::PawnAttacks);
+        let no_knight_attacks = drops_state(skip, Group::Knights);
+        let no_bishop_attacks = drops_state(skip, Group::Bishops);
+        let no_rook_attacks = drops_state(skip, Group::Rooks);
+        let no_queen_attacks = drops_state(skip, Group::Queens);
+        let no_king_attacks = drops_state(skip, Group::Kings);
+        let no_records = drops_state(skip, Group::Passers);
         let stm = pos.side_to_move();
         if !T::ON && !drop_hash {
             let hit = timed!(self, Phase::HashProbe, { self.eval_hash.probe(pos.key()).copied() });
