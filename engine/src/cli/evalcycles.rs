@@ -128,6 +128,52 @@ mod counted {
         }
     }
 
+    /// What a counter mode runs for one choice of mobility implementations:
+    /// repeated full evaluations of an evaluation type, or searches of a
+    /// profile. [`dispatch`] turns the run-time choice into those types, in
+    /// one place for every mode.
+    trait Runs {
+        type Out;
+        /// `reps` full evaluations of every position with `set`.
+        fn full<M: MobilitySet, D: DefectCounter>(self, set: M, reps: u32) -> Self::Out;
+        /// A search of every position by profile `P`, evaluating with `eval`.
+        fn searched<P, M, D>(self, eval: EngineEval<M, D>) -> Self::Out
+        where
+            M: MobilitySet + Send,
+            D: DefectCounter + Send,
+            P: Profile<Eval = EngineEval<M, D>>;
+    }
+
+    /// Run `runs` with the types `kinds` names: a whole profile's static set
+    /// where all four pieces use one implementation, otherwise the per-piece
+    /// mix through a [`DynamicSet`]; full evaluations with `full_evals`,
+    /// searches without.
+    fn dispatch<R: Runs>(kinds: [MobilityKind; 4], full_evals: Option<u32>, runs: R) -> R::Out {
+        use engine::eval::{ChainSet, MailboxSet, SingleProbeSet};
+        use MobilityKind::*;
+        match (kinds, full_evals) {
+            ([Mailbox, Mailbox, Mailbox, Mailbox], Some(r)) => runs.full::<_, MailboxDefects>(MailboxSet, r),
+            ([Chain, Chain, Chain, Chain], Some(r)) => runs.full::<_, BitboardDefects>(ChainSet, r),
+            ([SingleProbe, SingleProbe, SingleProbe, SingleProbe], Some(r)) => {
+                runs.full::<_, BitboardDefects>(SingleProbeSet, r)
+            }
+            (mix, Some(r)) => runs.full::<_, BitboardDefects>(DynamicSet::new(mix), r),
+            ([Mailbox, Mailbox, Mailbox, Mailbox], None) => runs.searched::<MailboxProfile, _, _>(Default::default()),
+            ([Chain, Chain, Chain, Chain], None) => runs.searched::<BitboardProfile, _, _>(Default::default()),
+            ([SingleProbe, SingleProbe, SingleProbe, SingleProbe], None) => {
+                runs.searched::<SingleProbeProfile, _, _>(Default::default())
+            }
+            (mix, None) => {
+                let e = Evaluation::<DynamicSet, BitboardDefects>::new(
+                    DynamicSet::new(mix),
+                    Weights::default(),
+                    EvalConfig::default(),
+                );
+                runs.searched::<MixedProfile, _, _>(EngineEval::new(e))
+            }
+        }
+    }
+
     /// Ticks per evaluation of passes over the positions (full-evaluation
     /// mode only): with the counters as asked, and per slot with every
     /// evaluation timing that slot (a second evaluator). Absolute figures,
@@ -319,53 +365,32 @@ mod counted {
             CountersArg::Sampled => return sampled::run(&a, &positions),
         };
 
-        use MobilityKind::*;
-        let (c, ends, passes) = match (kinds, a.full_evals) {
-            ([Mailbox, Mailbox, Mailbox, Mailbox], Some(r)) => {
-                let (c, e, p) =
-                    full_evals::<_, MailboxDefects>(engine::eval::MailboxSet, &positions, r, mode, fenced, duty);
+        /// The TSC-pair modes' runs.
+        struct Timed<'p> {
+            positions: &'p [Position],
+            depth: u32,
+            mode: CounterMode,
+            fenced: bool,
+            duty: u32,
+        }
+        impl Runs for Timed<'_> {
+            type Out = (EvalCounters, Ends, Option<Passes>);
+            fn full<M: MobilitySet, D: DefectCounter>(self, set: M, reps: u32) -> Self::Out {
+                let (c, e, p) = full_evals::<M, D>(set, self.positions, reps, self.mode, self.fenced, self.duty);
                 (c, e, Some(p))
             }
-            ([Chain, Chain, Chain, Chain], Some(r)) => {
-                let (c, e, p) =
-                    full_evals::<_, BitboardDefects>(engine::eval::ChainSet, &positions, r, mode, fenced, duty);
-                (c, e, Some(p))
-            }
-            ([SingleProbe, SingleProbe, SingleProbe, SingleProbe], Some(r)) => {
-                let (c, e, p) =
-                    full_evals::<_, BitboardDefects>(engine::eval::SingleProbeSet, &positions, r, mode, fenced, duty);
-                (c, e, Some(p))
-            }
-            (mix, Some(r)) => {
-                let (c, e, p) =
-                    full_evals::<_, BitboardDefects>(DynamicSet::new(mix), &positions, r, mode, fenced, duty);
-                (c, e, Some(p))
-            }
-            ([Mailbox, Mailbox, Mailbox, Mailbox], None) => {
-                let (c, e) =
-                    search::<MailboxProfile, _, _>(Default::default(), &positions, a.depth, mode, fenced, duty);
+            fn searched<P, M, D>(self, eval: EngineEval<M, D>) -> Self::Out
+            where
+                M: MobilitySet + Send,
+                D: DefectCounter + Send,
+                P: Profile<Eval = EngineEval<M, D>>,
+            {
+                let (c, e) = search::<P, M, D>(eval, self.positions, self.depth, self.mode, self.fenced, self.duty);
                 (c, e, None)
             }
-            ([Chain, Chain, Chain, Chain], None) => {
-                let (c, e) =
-                    search::<BitboardProfile, _, _>(Default::default(), &positions, a.depth, mode, fenced, duty);
-                (c, e, None)
-            }
-            ([SingleProbe, SingleProbe, SingleProbe, SingleProbe], None) => {
-                let (c, e) =
-                    search::<SingleProbeProfile, _, _>(Default::default(), &positions, a.depth, mode, fenced, duty);
-                (c, e, None)
-            }
-            (mix, None) => {
-                let e = Evaluation::<DynamicSet, BitboardDefects>::new(
-                    DynamicSet::new(mix),
-                    Weights::default(),
-                    EvalConfig::default(),
-                );
-                let (c, e) = search::<MixedProfile, _, _>(EngineEval::new(e), &positions, a.depth, mode, fenced, duty);
-                (c, e, None)
-            }
-        };
+        }
+        let (c, ends, passes) =
+            dispatch(kinds, a.full_evals, Timed { positions: &positions, depth: a.depth, mode, fenced, duty });
         let s = c.summary();
         let report = Report {
             a: &a,
@@ -698,36 +723,7 @@ mod counted {
                 )));
             }
             let kinds = a.mobility.kinds();
-            use MobilityKind::*;
-            let m = match (kinds, a.full_evals) {
-                ([Mailbox, Mailbox, Mailbox, Mailbox], Some(r)) => {
-                    full::<_, MailboxDefects>(engine::eval::MailboxSet, positions, r, a)?
-                }
-                ([Chain, Chain, Chain, Chain], Some(r)) => {
-                    full::<_, BitboardDefects>(engine::eval::ChainSet, positions, r, a)?
-                }
-                ([SingleProbe, SingleProbe, SingleProbe, SingleProbe], Some(r)) => {
-                    full::<_, BitboardDefects>(engine::eval::SingleProbeSet, positions, r, a)?
-                }
-                (mix, Some(r)) => full::<_, BitboardDefects>(DynamicSet::new(mix), positions, r, a)?,
-                ([Mailbox, Mailbox, Mailbox, Mailbox], None) => {
-                    searched::<MailboxProfile, _, _>(Default::default(), positions, a)?
-                }
-                ([Chain, Chain, Chain, Chain], None) => {
-                    searched::<BitboardProfile, _, _>(Default::default(), positions, a)?
-                }
-                ([SingleProbe, SingleProbe, SingleProbe, SingleProbe], None) => {
-                    searched::<SingleProbeProfile, _, _>(Default::default(), positions, a)?
-                }
-                (mix, None) => {
-                    let e = Evaluation::<DynamicSet, BitboardDefects>::new(
-                        DynamicSet::new(mix),
-                        Weights::default(),
-                        EvalConfig::default(),
-                    );
-                    searched::<MixedProfile, _, _>(EngineEval::new(e), positions, a)?
-                }
-            };
+            let m = dispatch(kinds, a.full_evals, Sampled { positions, a })?;
             let doc = json(a, kinds, positions.len(), &m);
             if a.json {
                 print_json(&doc);
@@ -735,6 +731,27 @@ mod counted {
                 print(a, &doc, &m);
             }
             Ok(())
+        }
+
+        /// The sampled mode's runs.
+        struct Sampled<'p> {
+            positions: &'p [Position],
+            a: &'p EvalCyclesArgs,
+        }
+
+        impl Runs for Sampled<'_> {
+            type Out = Result<Measured, CliError>;
+            fn full<M: MobilitySet, D: DefectCounter>(self, set: M, reps: u32) -> Self::Out {
+                full::<M, D>(set, self.positions, reps, self.a)
+            }
+            fn searched<P, M, D>(self, eval: EngineEval<M, D>) -> Self::Out
+            where
+                M: MobilitySet + Send,
+                D: DefectCounter + Send,
+                P: Profile<Eval = EngineEval<M, D>>,
+            {
+                searched::<P, M, D>(eval, self.positions, self.a)
+            }
         }
 
         fn start(a: &EvalCyclesArgs) -> Result<Sampler, CliError> {
