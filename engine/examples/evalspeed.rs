@@ -6,7 +6,7 @@
 //! untimed pass of each arm, then nine samples of each in a shuffled order,
 //! one sample a pass over every position.
 //!
-//! `evalspeed FILE [ARMS] [--mobility KIND] [--between FILE2]... [--shuffle] [--block N] [--trace]`
+//! `evalspeed FILE [ARMS] [--mobility KIND] [--between FILE2]... [--shuffle] [--block N] [--window N] [--trace]`
 //!
 //! * ARMS: a comma list of `arm` (the thread-local mailbox arm) and variant
 //!   names (`full`, `without_rooks`, ...; see `ablation list`), default
@@ -27,6 +27,10 @@
 //! * `--block N`: time each arm's nine samples of a visit back to back,
 //!   after N untimed passes of it (boardbench's ablation jobs do this),
 //!   instead of interleaving the arms;
+//! * `--window N`: FILE is a pool; every pass (timed or not) evaluates the
+//!   next N positions of it, copied untimed into one buffer of N, so the
+//!   memory stays the same and hot while the sequence of positions only
+//!   comes back after the whole pool (does the core learn the pass?);
 //! * `--trace`: every sample of the first arm in order.
 //!
 //! Prints each arm's 10th percentile and median in ticks per evaluation,
@@ -180,17 +184,18 @@ struct Args {
     between: Vec<String>,
     shuffle: bool,
     block: Option<usize>,
+    window: Option<usize>,
     trace: bool,
 }
 
 const USAGE: &str =
-    "usage: evalspeed FILE [ARMS] [--mobility mailbox|chain|single-probe] [--between FILE2]... [--shuffle] [--block N] [--trace]";
+    "usage: evalspeed FILE [ARMS] [--mobility mailbox|chain|single-probe] [--between FILE2]... [--shuffle] [--block N] [--window N] [--trace]";
 
 fn parse_args() -> Result<Args, String> {
     let mut it = std::env::args().skip(1);
     let (mut plain, mut between) = (Vec::new(), Vec::new());
     let (mut kind, mut shuffle, mut trace) = (MobilityKind::Mailbox, false, false);
-    let mut block = None;
+    let (mut block, mut window) = (None, None);
     while let Some(a) = it.next() {
         match a.as_str() {
             "--trace" => trace = true,
@@ -198,6 +203,15 @@ fn parse_args() -> Result<Args, String> {
             "--block" => {
                 let v = it.next().ok_or("--block needs a number of passes")?;
                 block = Some(v.parse().map_err(|_| format!("--block {v:?}: not a number of passes"))?);
+            }
+            "--window" => {
+                let v = it.next().ok_or("--window needs a number of positions")?;
+                window = Some(
+                    v.parse()
+                        .ok()
+                        .filter(|&n: &usize| n > 0)
+                        .ok_or(format!("--window {v:?}: not a number of positions"))?,
+                );
             }
             "--between" => between.push(it.next().ok_or("--between needs a file")?),
             "--mobility" => {
@@ -215,7 +229,7 @@ fn parse_args() -> Result<Args, String> {
     if let Some(extra) = plain.next() {
         return Err(format!("unexpected argument {extra:?}; {USAGE}"));
     }
-    Ok(Args { file, names, kind, between, shuffle, block, trace })
+    Ok(Args { file, names, kind, between, shuffle, block, window, trace })
 }
 
 /// The positions of an EPD file, history cleared.
@@ -273,7 +287,22 @@ fn run() -> Result<(), String> {
             arms.push(VARIANT_ROUTINES[layout][i]);
         }
     }
-    let mut positions = load(&args.file)?;
+    let pool = load(&args.file)?;
+    let window = args.window.unwrap_or(pool.len());
+    if window > pool.len() {
+        return Err(format!("--window {window}: the pool holds only {} positions", pool.len()));
+    }
+    let mut positions: Vec<Position> = pool[..window].to_vec();
+    let mut next = 0usize;
+    // The next window of the pool into the buffer (untimed; no allocation).
+    let mut refill = |positions: &mut Vec<Position>| {
+        if window < pool.len() {
+            for slot in positions.iter_mut() {
+                slot.clone_from(&pool[next]);
+                next = (next + 1) % pool.len();
+            }
+        }
+    };
     let mut between: Vec<Vec<Position>> = args.between.iter().map(|f| load(f)).collect::<Result<_, _>>()?;
     let n = positions.len() as f64;
     // samples[arm][pass within the visit]
@@ -311,6 +340,7 @@ fn run() -> Result<(), String> {
             }
         }
         for (i, pass) in steps {
+            refill(&mut positions);
             let Some(k) = pass else {
                 time_pass(arms[i], &mut positions);
                 continue;
