@@ -26,7 +26,13 @@
 //! * `--prefix`: the counters read prefix marks instead of rotating
 //!   regions (`eval-time` builds): each evaluation reads the time from its
 //!   start to the end of one phase, and a phase costs the difference of
-//!   neighbouring marks.
+//!   neighbouring marks;
+//! * `--sampled`: the counters are the sampled ones boardbench's
+//!   evalcycles reports (`eval-time` builds; [`engine::eval::sampler`]):
+//!   after the timed passes, the counters' arm replays the stream for
+//!   three seconds under the sampler, and a group's counter ticks are its
+//!   share of the samples inside evaluations times the full evaluation's
+//!   cost.
 //!
 //! Prints per group its cost (full minus the variant without the group and
 //! the state it builds), split into its own work and its state, the inputs
@@ -49,7 +55,7 @@
 
 use engine::eval::ablation::{ablated, full_eval_config, Ablation, DynEvaluation};
 #[cfg(feature = "eval-time")]
-use engine::eval::counters::{CounterMode, Slot};
+use engine::eval::counters::{CounterMode, Phase, Slot};
 use engine::eval::groups::Group;
 use engine::eval::weights::Weights;
 use engine::eval::{ChainSet, EngineEval, EvalStats, Evaluator, MobilityKind};
@@ -199,10 +205,44 @@ struct Options {
     prefix: bool,
     /// The counters read the timer fenced (`eval-time` builds only).
     fenced: bool,
+    /// The sampled counters (`eval-time` builds only).
+    sampled: bool,
+}
+
+/// Seconds the sampled counters' arm replays the stream under the sampler.
+#[cfg(feature = "eval-time")]
+const SAMPLE_SECONDS: f64 = 3.0;
+
+/// Samples per group ([`Group::ALL`] order) and inside evaluations in all,
+/// from passes of `on` (the sampled copy) over `stream` for
+/// [`SAMPLE_SECONDS`]; a sample in an input nested in a group's phase
+/// counts for the input, as in boardbench.
+#[cfg(feature = "eval-time")]
+fn sample(on: &mut dyn DynEvaluation, stream: &[Position], board: &mut Position) -> Result<(Vec<u64>, u64), String> {
+    use engine::eval::sampler::{Sampler, OUTSIDE};
+    let sampler = Sampler::start(std::time::Duration::from_micros(50)).map_err(|e| format!("sampling: {e}"))?;
+    let t = std::time::Instant::now();
+    while t.elapsed().as_secs_f64() < SAMPLE_SECONDS {
+        time_pass(Some(&mut *on), stream, board);
+    }
+    let samples = sampler.stop();
+    let mut groups = vec![0u64; Group::ALL.len()];
+    for v in 0..OUTSIDE {
+        if let Some(Slot::Group(g)) = Phase::ALL.get(v as usize).map(|p| p.slot()) {
+            groups[g as usize] += samples.at(v);
+        }
+    }
+    Ok((groups, samples.inside()))
 }
 
 /// Time every variant of `kind` over `stream` and print the attribution.
-fn replay(kind: MobilityKind, title: &str, stream: &[Position], options: &Options, rng: &mut Rng) {
+fn replay(
+    kind: MobilityKind,
+    title: &str,
+    stream: &[Position],
+    options: &Options,
+    rng: &mut Rng,
+) -> Result<(), String> {
     let passes = options.passes;
     let mut evals: Vec<Box<dyn DynEvaluation>> =
         Ablation::ALL.iter().map(|&a| ablated(kind, a, Weights::default(), full_eval_config())).collect();
@@ -216,7 +256,13 @@ fn replay(kind: MobilityKind, title: &str, stream: &[Position], options: &Option
             e.counters_mut().set_mode(CounterMode::Off);
         }
         let mut on = ablated(kind, Ablation::ALL[0], Weights::default(), full_eval_config());
-        on.counters_mut().set_mode(if options.prefix { CounterMode::Prefix } else { CounterMode::Rotating });
+        on.counters_mut().set_mode(if options.sampled {
+            CounterMode::Sampled
+        } else if options.prefix {
+            CounterMode::Prefix
+        } else {
+            CounterMode::Rotating
+        });
         on.counters_mut().set_duty(1);
         on.counters_mut().set_fenced(fenced);
         evals.push(on);
@@ -266,19 +312,34 @@ fn replay(kind: MobilityKind, title: &str, stream: &[Position], options: &Option
     let counted = {
         let summary = evals[counters_arm].counters_mut().summary();
         let (on, _, _) = difference(&ticks[counters_arm], copy);
-        println!(
-            "  {} counters: instrumented {on:.0} ticks, {:.2}x the full evaluation; pair {:.1} ticks subtracted; whole {:.0}, rows {:.0}",
-            summary.mode.name(),
-            on / whole,
-            summary.pair_ticks,
-            summary.whole.unwrap_or(f64::NAN),
-            summary.sum_of_rows()
-        );
+        if options.sampled {
+            // Nothing timed inside: the rows come from the samples below.
+            println!("  sampled counters: instrumented {on:.0} ticks, {:.2}x the full evaluation", on / whole);
+        } else {
+            println!(
+                "  {} counters: instrumented {on:.0} ticks, {:.2}x the full evaluation; pair {:.1} ticks subtracted; whole {:.0}, rows {:.0}",
+                summary.mode.name(),
+                on / whole,
+                summary.pair_ticks,
+                summary.whole.unwrap_or(f64::NAN),
+                summary.sum_of_rows()
+            );
+        }
         summary
     };
     #[cfg(feature = "eval-time")]
-    let counter_of =
-        |g: Group| counted.groups.iter().find(|c| c.slot == Slot::Group(g)).map_or(f64::NAN, |c| c.ticks_per_eval);
+    let sampled = if options.sampled {
+        let (groups, inside) = sample(&mut *evals[counters_arm], stream, &mut board)?;
+        println!("  sampled counters: {inside} samples inside evaluations in {SAMPLE_SECONDS} s");
+        Some(groups.iter().map(|&n| n as f64 / inside.max(1) as f64 * whole).collect::<Vec<f64>>())
+    } else {
+        None
+    };
+    #[cfg(feature = "eval-time")]
+    let counter_of = |g: Group| match &sampled {
+        Some(ticks) => ticks[g as usize],
+        None => counted.groups.iter().find(|c| c.slot == Slot::Group(g)).map_or(f64::NAN, |c| c.ticks_per_eval),
+    };
     #[cfg(not(feature = "eval-time"))]
     let counter_of = |_: Group| f64::NAN;
     println!(
@@ -323,13 +384,14 @@ fn replay(kind: MobilityKind, title: &str, stream: &[Position], options: &Option
         "",
         100.0 * remainder / whole
     );
+    Ok(())
 }
 
 fn run() -> Result<(), String> {
     const USAGE: &str =
-        "usage: evalreplay [--depth D] [--mobility mailbox|chain|single-probe]... [--passes N] [--buckets] [--fenced] [--prefix]";
+        "usage: evalreplay [--depth D] [--mobility mailbox|chain|single-probe]... [--passes N] [--buckets] [--fenced] [--prefix] [--sampled]";
     let (mut depth, mut kinds, mut by_bucket) = (7u32, Vec::new(), false);
-    let mut options = Options { passes: 9, fenced: false, prefix: false };
+    let mut options = Options { passes: 9, fenced: false, prefix: false, sampled: false };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         let mut value = |what: &str| it.next().ok_or(format!("{a} needs {what}; {USAGE}"));
@@ -353,14 +415,15 @@ fn run() -> Result<(), String> {
             "--buckets" => by_bucket = true,
             "--fenced" => options.fenced = true,
             "--prefix" => options.prefix = true,
+            "--sampled" => options.sampled = true,
             _ => return Err(format!("unknown argument {a:?}; {USAGE}")),
         }
     }
     if kinds.is_empty() {
         kinds = vec![MobilityKind::Mailbox, MobilityKind::Chain];
     }
-    if (options.fenced || options.prefix) && !cfg!(feature = "eval-time") {
-        return Err("--fenced and --prefix choose how the counters read, which this build lacks: \
+    if (options.fenced || options.prefix || options.sampled) && !cfg!(feature = "eval-time") {
+        return Err("--fenced, --prefix and --sampled choose how the counters read, which this build lacks: \
                     build with --features eval-time"
             .into());
     }
@@ -387,7 +450,7 @@ fn run() -> Result<(), String> {
             if part.len() < CHUNK {
                 println!("{title}: {} positions, too few to time (fewer than {CHUNK})", part.len());
             } else {
-                replay(kind, &title, part, &options, &mut rng);
+                replay(kind, &title, part, &options, &mut rng)?;
             }
         }
     }
