@@ -55,7 +55,7 @@
 
 use engine::eval::ablation::{ablated, full_eval_config, Ablation, DynEvaluation};
 #[cfg(feature = "eval-time")]
-use engine::eval::counters::{CounterMode, Phase, Slot};
+use engine::eval::counters::{CounterMode, Slot};
 use engine::eval::groups::Group;
 use engine::eval::weights::Weights;
 use engine::eval::{ChainSet, EngineEval, EvalStats, Evaluator, MobilityKind};
@@ -213,26 +213,21 @@ struct Options {
 #[cfg(feature = "eval-time")]
 const SAMPLE_SECONDS: f64 = 3.0;
 
-/// Samples per group ([`Group::ALL`] order) and inside evaluations in all,
-/// from passes of `on` (the sampled copy) over `stream` for
-/// [`SAMPLE_SECONDS`]; a sample in an input nested in a group's phase
-/// counts for the input, as in boardbench.
+/// The samples of passes of `on` (the sampled copy) over `stream` for
+/// [`SAMPLE_SECONDS`].
 #[cfg(feature = "eval-time")]
-fn sample(on: &mut dyn DynEvaluation, stream: &[Position], board: &mut Position) -> Result<(Vec<u64>, u64), String> {
-    use engine::eval::sampler::{Sampler, OUTSIDE};
+fn sample(
+    on: &mut dyn DynEvaluation,
+    stream: &[Position],
+    board: &mut Position,
+) -> Result<engine::eval::sampler::Samples, String> {
+    use engine::eval::sampler::Sampler;
     let sampler = Sampler::start(std::time::Duration::from_micros(50)).map_err(|e| format!("sampling: {e}"))?;
     let t = std::time::Instant::now();
     while t.elapsed().as_secs_f64() < SAMPLE_SECONDS {
         time_pass(Some(&mut *on), stream, board);
     }
-    let samples = sampler.stop();
-    let mut groups = vec![0u64; Group::ALL.len()];
-    for v in 0..OUTSIDE {
-        if let Some(Slot::Group(g)) = Phase::ALL.get(v as usize).map(|p| p.slot()) {
-            groups[g as usize] += samples.at(v);
-        }
-    }
-    Ok((groups, samples.inside()))
+    Ok(sampler.stop())
 }
 
 /// Time every variant of `kind` over `stream` and print the attribution.
@@ -329,9 +324,10 @@ fn replay(
     };
     #[cfg(feature = "eval-time")]
     let sampled = if options.sampled {
-        let (groups, inside) = sample(&mut *evals[counters_arm], stream, &mut board)?;
+        let samples = sample(&mut *evals[counters_arm], stream, &mut board)?;
+        let inside = samples.inside();
         println!("  sampled counters: {inside} samples inside evaluations in {SAMPLE_SECONDS} s");
-        Some(groups.iter().map(|&n| n as f64 / inside.max(1) as f64 * whole).collect::<Vec<f64>>())
+        Some(samples.by_slot().groups.map(|n| n as f64 / inside.max(1) as f64 * whole))
     } else {
         None
     };

@@ -661,30 +661,6 @@ mod counted {
         use engine::eval::sampler::{Sampler, Samples, OUTSIDE};
         use std::time::{Duration, Instant};
 
-        /// The slot each sample value counts under: a group, an input, or
-        /// none (the glue between phases, the empty calibration region).
-        fn slot_of(value: u8) -> Option<Slot> {
-            Phase::ALL.get(value as usize).map(|p| p.slot()).filter(|s| matches!(s, Slot::Group(_) | Slot::Input(_)))
-        }
-
-        /// Samples per slot (groups in [`Group::ALL`] order, then inputs in
-        /// [`Input::ALL`] order) and the glue (inside, in no row).
-        fn tally(samples: &Samples) -> (Vec<u64>, Vec<u64>, u64) {
-            let mut groups = vec![0u64; Group::ALL.len()];
-            let mut inputs = vec![0u64; Input::ALL.len()];
-            let mut glue = 0;
-            // The glue value is no phase, so `slot_of` leaves it (and the
-            // empty calibration region) to the glue.
-            for v in 0..OUTSIDE {
-                match slot_of(v) {
-                    Some(Slot::Group(g)) => groups[g as usize] += samples.at(v),
-                    Some(Slot::Input(i)) => inputs[i as usize] += samples.at(v),
-                    _ => glue += samples.at(v),
-                }
-            }
-            (groups, inputs, glue)
-        }
-
         /// One row: ticks = share of the samples inside evaluations x
         /// `whole`, with a 95% interval from the binomial share.
         fn row(name: &str, label: &str, n: u64, inside: u64, whole: f64) -> Value {
@@ -857,13 +833,13 @@ mod counted {
         }
 
         fn json(a: &EvalCyclesArgs, kinds: [MobilityKind; 4], positions: usize, m: &Measured) -> Value {
-            let (groups, inputs, glue) = tally(&m.samples);
+            let t = m.samples.by_slot();
             let inside = m.samples.inside();
             let group_rows: Vec<Value> =
-                Group::ALL.iter().map(|g| row(g.name(), g.label(), groups[*g as usize], inside, m.whole)).collect();
+                Group::ALL.iter().map(|g| row(g.name(), g.label(), t.groups[*g as usize], inside, m.whole)).collect();
             let input_rows: Vec<Value> =
-                Input::ALL.iter().map(|i| row(i.name(), i.name(), inputs[*i as usize], inside, m.whole)).collect();
-            let glue_row = row("glue", "between phases (no row)", glue, inside, m.whole);
+                Input::ALL.iter().map(|i| row(i.name(), i.name(), t.inputs[*i as usize], inside, m.whole)).collect();
+            let glue_row = row("glue", "between phases (no row)", t.glue, inside, m.whole);
             let full = a.full_evals.is_some();
             let instrumented = full.then(|| {
                 json!({"ticks_per_eval": median(&m.on), "min_ticks_per_eval": minimum(&m.on),
@@ -879,7 +855,7 @@ mod counted {
                 "full_evals": a.full_evals, "mobility": super::super::super::eval::kinds_json(kinds),
                 "counters": CounterMode::Sampled.name(),
                 "evals": m.evals,
-                "samples": {"inside": inside, "outside": m.samples.at(OUTSIDE), "glue": glue,
+                "samples": {"inside": inside, "outside": m.samples.at(OUTSIDE), "glue": t.glue,
                             "seconds": m.sampling_s, "mean_interval_us": a.sample_interval},
                 "groups": group_rows, "inputs": input_rows, "glue": glue_row,
                 "whole": {"ticks_per_eval": m.whole},

@@ -23,6 +23,8 @@
 //! are drawn uniformly from 0.5-1.5x the mean, so the samples cannot lock
 //! onto a loop whose period divides the interval.
 
+use super::counters::{Input, Phase, Slot};
+use super::groups::Group;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::time::Duration;
 
@@ -110,6 +112,34 @@ impl Samples {
     pub fn total(&self) -> u64 {
         self.counts.iter().sum()
     }
+
+    /// The samples inside evaluations by row: per group (in
+    /// [`Group::ALL`] order), per input (in [`Input::ALL`] order), and the
+    /// glue (between phases, and the empty calibration region), in no row.
+    /// A sample in an input nested in a group's phase counts for the input.
+    pub fn by_slot(&self) -> SlotSamples {
+        let mut t = SlotSamples { groups: [0; Group::ALL.len()], inputs: [0; Input::ALL.len()], glue: 0 };
+        for v in 0..OUTSIDE {
+            let n = self.at(v);
+            match Phase::ALL.get(v as usize).map(|p| p.slot()) {
+                Some(Slot::Group(g)) => t.groups[g as usize] += n,
+                Some(Slot::Input(i)) => t.inputs[i as usize] += n,
+                _ => t.glue += n,
+            }
+        }
+        t
+    }
+}
+
+/// [`Samples::by_slot`]: the samples inside evaluations, by row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SlotSamples {
+    /// Per group, in [`Group::ALL`] order.
+    pub groups: [u64; Group::ALL.len()],
+    /// Per input, in [`Input::ALL`] order.
+    pub inputs: [u64; Input::ALL.len()],
+    /// Inside an evaluation, in no phase.
+    pub glue: u64,
 }
 
 /// A running sampler: the handler is installed and the timer armed until
@@ -251,5 +281,32 @@ mod tests {
         assert!(matches!(Sampler::start(Duration::from_micros(1)), Err(SamplerError::Interval(_))));
         // Stopped: a new one may start.
         drop(Sampler::start(Duration::from_micros(50)).unwrap());
+    }
+
+    /// Each phase's samples go to its group or input; the glue, the empty
+    /// calibration region and the whole go to no row; outside is left out.
+    #[test]
+    fn samples_by_slot_follow_the_phases() {
+        let mut counts = Box::new([0u64; 256]);
+        for (i, p) in Phase::ALL.iter().enumerate() {
+            counts[*p as usize] = 1 + i as u64;
+        }
+        counts[GLUE as usize] = 1000;
+        counts[OUTSIDE as usize] = 1_000_000;
+        let t = Samples { counts }.by_slot();
+        let of = |slot: Slot| -> u64 {
+            Phase::ALL.iter().enumerate().filter(|(_, p)| p.slot() == slot).map(|(i, _)| 1 + i as u64).sum()
+        };
+        for g in Group::ALL {
+            assert_eq!(t.groups[g as usize], of(Slot::Group(g)), "{g:?}");
+        }
+        for i in Input::ALL {
+            assert_eq!(t.inputs[i as usize], of(Slot::Input(i)), "{i:?}");
+            assert!(t.inputs[i as usize] > 0, "{i:?} has a phase");
+        }
+        let placed: u64 = t.groups.iter().chain(&t.inputs).sum();
+        let all_phases: u64 = (1..=Phase::ALL.len() as u64).sum();
+        assert_eq!(t.glue, 1000 + all_phases - placed);
+        assert!(t.glue > 1000, "the calibration phase is in no row");
     }
 }
