@@ -287,6 +287,7 @@ fn bad_inputs_are_one_line_errors() {
     let nodes = ["--nodes", "10", "--games", "2"];
     let (out, _) = s.run("/no/such/engine", &good, &nodes);
     fails_with(&out, "engine A: /no/such/engine: No such file");
+    assert!(!s.out().exists(), "a match that never started leaves no output directory");
     let (out, _) = s.run(&good, "/bin/true", &nodes);
     fails_with(&out, "engine B: engine \"/bin/true\": exited at start-up (exited with status 0)");
     let (out, _) = s.run(&good, &good, &["--nodes", "10", "--option-a", "Profil=mailbox"]);

@@ -6,8 +6,9 @@
 //! ([`temporaries`]), SIGINT and SIGTERM ending a run and the processes
 //! it started ([`children`]) without leaving anything half-written
 //! ([`interrupt`]), an output directory checked
-//! before anything is measured, and stdout written as a Unix tool writes
-//! it.
+//! before anything is measured (and a run's own directory removed again
+//! when the run wrote nothing there, [`RunDir`]), and stdout written as a
+//! Unix tool writes it.
 
 pub mod children;
 pub mod interrupt;
@@ -89,6 +90,36 @@ pub fn check_writable(dir: &Path) -> Result<(), WriteError> {
     write_temporary(&probe, b"probe").map_err(err)?;
     temporaries::discard(&probe);
     Ok(())
+}
+
+/// A directory a run makes for its own results (a match's, a cut list's):
+/// [`check_writable`] on it, and, when the run ends having written nothing
+/// there (an engine that would not start, a bad input found after the
+/// check), the directory it made is removed again, so a failed start
+/// leaves no empty result directory behind. A directory that was there
+/// before, or that holds anything, is left as it is.
+#[must_use = "the directory is removed again when this is dropped, if still empty"]
+pub struct RunDir {
+    /// The directory, when this run made it.
+    made: Option<PathBuf>,
+}
+
+impl RunDir {
+    /// Check that `dir` is writable, making it if it is missing.
+    pub fn claim(dir: &Path) -> Result<RunDir, WriteError> {
+        let existed = dir.exists();
+        check_writable(dir)?;
+        Ok(RunDir { made: (!existed).then(|| dir.to_path_buf()) })
+    }
+}
+
+impl Drop for RunDir {
+    fn drop(&mut self) {
+        if let Some(dir) = &self.made {
+            // Removes only an empty directory: never a result.
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
 }
 
 /// Largest file [`read_back`] reads: far above any result boardbench writes
@@ -189,6 +220,24 @@ mod tests {
     fn messages_are_kept_to_one_line() {
         assert_eq!(one_line("unknown variant `a\nb\r`\t!"), "unknown variant `a\\nb\\r`\\t!");
         assert_eq!(one_line("plain, é"), "plain, é");
+    }
+
+    #[test]
+    fn a_run_directory_left_empty_is_removed_and_any_other_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let fresh = dir.path().join("matches/run-1");
+        drop(RunDir::claim(&fresh).unwrap());
+        assert!(!fresh.exists(), "made and left empty: removed");
+        assert!(dir.path().join("matches").is_dir(), "its parent stays");
+        let written = dir.path().join("run-2");
+        let claim = RunDir::claim(&written).unwrap();
+        write_atomic(&written.join("match.json"), b"{}").unwrap();
+        drop(claim);
+        assert!(written.join("match.json").is_file(), "a result is never removed");
+        let existing = dir.path().join("existing");
+        std::fs::create_dir(&existing).unwrap();
+        drop(RunDir::claim(&existing).unwrap());
+        assert!(existing.is_dir(), "a directory that was there before stays, even empty");
     }
 
     #[test]

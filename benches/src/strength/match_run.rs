@@ -182,7 +182,7 @@ fn default_name(engine: &UciEngine, spec: &EngineSpec, nodes: Option<u64>) -> St
 
 /// Run the match; the exit status, or an error (one line).
 pub fn run_match(plan: &MatchPlan) -> Result<i32, String> {
-    crate::output::check_writable(&plan.out_dir).map_err(|e| e.to_string())?;
+    let _out_dir = crate::output::RunDir::claim(&plan.out_dir).map_err(|e| e.to_string())?;
     let mut engines = Vec::with_capacity(2);
     for (spec, label) in plan.engines.iter().zip(["A", "B"]) {
         engines.push(UciEngine::start(spec, plan.core, plan.timeouts).map_err(|e| format!("engine {label}: {e}"))?);

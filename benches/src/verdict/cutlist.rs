@@ -572,8 +572,7 @@ pub fn cutlist(s: &Settings) -> Result<i32, String> {
     let started = Instant::now();
     let date = sysinfo::iso8601(sysinfo::now_secs());
     let load_start = sysinfo::load_average();
-    std::fs::create_dir_all(&s.out_dir).map_err(|e| format!("cannot create {}: {e}", s.out_dir.display()))?;
-    crate::output::check_writable(&s.out_dir).map_err(|e| e.to_string())?;
+    let _out_dir = crate::output::RunDir::claim(&s.out_dir).map_err(|e| e.to_string())?;
     for c in &s.candidates {
         c.weights()?;
     }
