@@ -20,7 +20,7 @@ Two kinds of game, GAMES of each:
 Every answer must be legal, and one of the searchmoves when there are any;
 `Limit(mate=2)` must report mate in 2 on a known mate in 2. Prints one
 summary line; exits non-zero with a reason on the first failure. Run by
-engine/tests/python_chess.rs.
+engine/tests/integration/python_chess.rs.
 """
 import queue
 import random

@@ -3,7 +3,7 @@
 //! `go infinite`, and self-play games at a fast time control with every
 //! move checked for legality, played to the end of the game.
 
-mod common;
+use crate::common;
 
 use common::{find_move, Engine};
 use engine::movegen::legal_moves;
@@ -124,7 +124,7 @@ fn malformed_input_gets_errors_and_the_engine_carries_on() {
     assert!(find_move(&pos, best).is_some(), "{best}");
     // A go without limits runs until stop; commands that need the idle
     // engine are refused meanwhile instead of stalling the input. (What
-    // every kind of go is answered with: tests/uci_conversation.rs.)
+    // every kind of go is answered with: tests/integration/uci_conversation.rs.)
     e.send("go");
     e.send("ucinewgame");
     e.send("isready");

@@ -5,7 +5,7 @@
 //! the null move `0000` in `position ... moves`, and the depth reported
 //! once a mate is found.
 
-mod common;
+use crate::common;
 
 use common::{bestmove_of, find_move, Engine};
 use engine::uci::parse_position;

@@ -5,7 +5,7 @@
 //! the best-ray bonus and loading weights with its tables zeroed must give
 //! the same node count, and one different from the built-in evaluation's.
 
-mod common;
+use crate::common;
 
 use common::Engine;
 use engine::eval::weights::Weights;
