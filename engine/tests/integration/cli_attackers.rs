@@ -2,16 +2,7 @@
 //! exit and one `error:` line naming the problem, never a panic. Plus the
 //! `kingdefects` output of both implementations over real position files.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn engine(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_engine")).args(args).output().expect("run engine")
-}
-
-fn positions(file: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../positions").join(file).to_str().unwrap().to_string()
-}
+use crate::cli::{engine, positions};
 
 /// A bad-input run: exit 2, an `error:` line containing `needle`.
 fn rejects(args: &[&str], needle: &str) {

@@ -1,12 +1,9 @@
 //! The evaluation commands end to end: `eval` terms in JSON, `evaldiff` on
 //! random positions and a suite, `evaldna` round trip, and one-line errors.
 
+use crate::cli::engine;
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn engine(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_engine")).args(args).output().expect("run engine")
-}
+use std::process::Output;
 
 fn json(out: &Output) -> serde_json::Value {
     assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));

@@ -1,19 +1,7 @@
 //! The `engine` binary's perft commands: JSON output, mismatch exit status,
 //! and one-line errors (never a panic) for bad input.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn engine(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_engine")).args(args).output().expect("run engine")
-}
-
-fn json(out: &Output) -> serde_json::Value {
-    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
-    let text = String::from_utf8(out.stdout.clone()).unwrap();
-    assert_eq!(text.trim().lines().count(), 1, "exactly one JSON object: {text}");
-    serde_json::from_str(&text).unwrap()
-}
+use crate::cli::{engine, json, positions};
 
 /// A bad-input run: non-zero exit, one `error:` line naming the problem.
 fn rejects(args: &[&str], needle: &str) {
@@ -49,8 +37,8 @@ fn perft_json_and_divide() {
 
 #[test]
 fn perft_suite_counts_and_fails_on_a_mismatch() {
-    let suite = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../positions/perftsuite.epd");
-    let v = json(&engine(&["perft-suite", suite.to_str().unwrap(), "--max-depth", "3", "--json"]));
+    let suite = positions("perftsuite.epd");
+    let v = json(&engine(&["perft-suite", &suite, "--max-depth", "3", "--json"]));
     assert_eq!(v["positions"], 127);
     assert_eq!(v["checks"], 381);
     assert_eq!(v["mismatches"], 0);

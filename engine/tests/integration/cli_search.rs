@@ -1,23 +1,7 @@
 //! The `bench` and `suite` commands: text and JSON output, and one-line
 //! errors for bad input.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn engine(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_engine")).args(args).output().expect("run engine")
-}
-
-fn json(out: &Output) -> serde_json::Value {
-    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
-    let text = String::from_utf8(out.stdout.clone()).unwrap();
-    assert_eq!(text.trim().lines().count(), 1, "exactly one JSON object: {text}");
-    serde_json::from_str(&text).unwrap()
-}
-
-fn positions(file: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../positions").join(file).display().to_string()
-}
+use crate::cli::{engine, json, positions};
 
 /// A bad-input run: exit status 2 and one `error:` line naming the problem.
 fn rejects(args: &[&str], needle: &str) {

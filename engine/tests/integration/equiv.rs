@@ -2,13 +2,9 @@
 //! over 2,000 positions (half placement, half playout), and `engine equiv`
 //! end to end. The full 20,000-position run is `engine equiv --random 20000`.
 
+use crate::cli::engine;
 use engine::tools::equiv::run_equiv;
 use engine::tools::randpos::{mode_of, random_positions, RandomMode};
-use std::process::{Command, Output};
-
-fn engine(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_engine")).args(args).output().expect("run engine")
-}
 
 /// Slider implementations each bitboard form is compared in.
 const SLIDERS: u64 = if cfg!(target_feature = "bmi2") { 2 } else { 1 };

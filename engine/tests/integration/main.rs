@@ -5,6 +5,7 @@
 //! in another build (debug assertions; the `eval-time` feature), and
 //! `fuzz` is a harness of its own.
 
+mod cli;
 mod common;
 
 mod bench_signature;

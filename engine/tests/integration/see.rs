@@ -3,6 +3,7 @@
 //! `engine see`), identical `seescores` listings for
 //! ecm.epd and wac.epd, and what `see` says about quiet moves.
 
+use crate::cli::engine;
 use engine::attackers::{BitboardAttackers, MailboxAttackers};
 use engine::movegen::legal_moves;
 use engine::position::epd::load_file;
@@ -10,7 +11,7 @@ use engine::see::{see, see_bitboard};
 use engine::sliders::{FastSliders, Magic};
 use engine::{Move, Position};
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// The reference exchanges: FEN, move, SEE (White to move).
 const REFERENCES: [(&str, &str, i32); 5] = [
@@ -20,10 +21,6 @@ const REFERENCES: [(&str, &str, i32); 5] = [
     ("5k2/4n3/8/3p4/1B6/8/3R4/4K3 w - -", "d2d5", 100),
     ("5k2/4n3/8/3p4/8/8/3R4/4K3 w - -", "d2d5", -400),
 ];
-
-fn engine(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_engine")).args(args).output().expect("run engine")
-}
 
 fn stdout_of(out: &Output) -> String {
     assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
