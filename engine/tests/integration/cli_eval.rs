@@ -1,14 +1,8 @@
 //! The evaluation commands end to end: `eval` terms in JSON, `evaldiff` on
 //! random positions and a suite, `evaldna` round trip, and one-line errors.
 
-use crate::cli::engine;
+use crate::cli::{engine, json, positions};
 use std::path::PathBuf;
-use std::process::Output;
-
-fn json(out: &Output) -> serde_json::Value {
-    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
 
 fn rejects(args: &[&str], needle: &str) {
     let out = engine(args);
@@ -64,8 +58,7 @@ fn evaldiff_finds_chain_exact_and_single_probe_explained() {
     let classes = &v["chain_vs_single_probe"]["classes"];
     assert_eq!(classes["other"], 0);
     assert!(classes["battery"].as_u64().unwrap() > 0, "random positions contain batteries");
-    let wac = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../positions/wac.epd");
-    let v = json(&engine(&["evaldiff", wac.to_str().unwrap(), "--json"]));
+    let v = json(&engine(&["evaldiff", &positions("wac.epd"), "--json"]));
     assert_eq!(v["positions"], 300);
     assert_eq!(v["mailbox_vs_chain_differences"], 0);
     assert_eq!(v["chain_vs_single_probe"]["classes"]["other"], 0);

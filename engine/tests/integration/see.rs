@@ -3,14 +3,14 @@
 //! `engine see`), identical `seescores` listings for
 //! ecm.epd and wac.epd, and what `see` says about quiet moves.
 
-use crate::cli::engine;
+use crate::cli::{engine, json, positions};
 use engine::attackers::{BitboardAttackers, MailboxAttackers};
 use engine::movegen::legal_moves;
 use engine::position::epd::load_file;
 use engine::see::{see, see_bitboard};
 use engine::sliders::{FastSliders, Magic};
 use engine::{Move, Position};
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::Output;
 
 /// The reference exchanges: FEN, move, SEE (White to move).
@@ -27,18 +27,8 @@ fn stdout_of(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()
 }
 
-fn json(out: &Output) -> serde_json::Value {
-    let text = stdout_of(out);
-    assert_eq!(text.trim().lines().count(), 1, "exactly one JSON object: {text}");
-    serde_json::from_str(&text).unwrap()
-}
-
 fn legal(pos: &Position, uci: &str) -> Move {
     *legal_moves(pos).iter().find(|m| m.uci().as_str() == uci).unwrap_or_else(|| panic!("{uci} illegal"))
-}
-
-fn positions(file: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../positions").join(file)
 }
 
 #[test]
@@ -89,7 +79,7 @@ fn quiet_moves_have_a_defined_see() {
 fn seescores_identical_for_both_builders_on_ecm_and_wac() {
     for file in ["ecm.epd", "wac.epd"] {
         let path = positions(file);
-        let path = path.to_str().unwrap();
+        let path = path.as_str();
         let mailbox = stdout_of(&engine(&["seescores", path, "--attackers", "mailbox"]));
         let bitboard = stdout_of(&engine(&["seescores", path, "--attackers", "bitboard"]));
         let magic = stdout_of(&engine(&["seescores", path, "--attackers", "bitboard", "--sliders", "magic"]));
@@ -99,7 +89,7 @@ fn seescores_identical_for_both_builders_on_ecm_and_wac() {
         assert_eq!(mailbox, native, "{file}: mailbox lists and bitboard SEE listings differ");
 
         // One line per legal capture, each `id move see`.
-        let records = load_file(&positions(file)).unwrap();
+        let records = load_file(Path::new(&positions(file))).unwrap();
         let captures: usize =
             records.iter().map(|e| legal_moves(e.position()).iter().filter(|m| m.is_capture()).count()).sum();
         assert!(captures > 500, "{file}: only {captures} captures");
@@ -127,7 +117,7 @@ fn recapture_bound_on_real_positions() {
     use engine::see::{loses_to_recapture_bitboard, loses_to_recapture_mailbox};
     let (mut captures, mut decided) = (0, 0);
     for file in ["ecm.epd", "wac.epd", "sts.epd", "bk.epd", "arasan2024.epd", "lichess_popular_20k.epd"] {
-        for epd in load_file(&positions(file)).unwrap() {
+        for epd in load_file(Path::new(&positions(file))).unwrap() {
             let pos = epd.position();
             for &m in legal_moves(pos).iter().filter(|m| m.is_capture()) {
                 let old = loses_to_recapture_mailbox(pos, m);
