@@ -22,3 +22,17 @@ pub fn json(out: &Output) -> serde_json::Value {
 pub fn positions(file: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../positions").join(file).display().to_string()
 }
+
+/// A bad-input run: exit status 2 and one `error: ` line on stderr (ours or
+/// clap's) that names the problem (`needle`) and is not a panic. Returns the
+/// run, for checks of its own (a command may print a summary before it fails).
+pub fn rejects(args: &[&str], needle: &str) -> Output {
+    let out = engine(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert!(stderr.contains(needle), "{args:?}: {stderr:?} lacks {needle:?}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    out
+}

@@ -1,17 +1,8 @@
 //! The evaluation commands end to end: `eval` terms in JSON, `evaldiff` on
 //! random positions and a suite, `evaldna` round trip, and one-line errors.
 
-use crate::cli::{engine, json, positions};
+use crate::cli::{engine, json, positions, rejects};
 use std::path::PathBuf;
-
-fn rejects(args: &[&str], needle: &str) {
-    let out = engine(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{args:?} succeeded");
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    assert!(stderr.contains(needle), "{args:?}: {stderr:?} lacks {needle:?}");
-    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
-}
 
 fn temp_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("engine-cli-eval-{name}-{}", std::process::id()));

@@ -1,19 +1,7 @@
 //! The `engine` binary's perft commands: JSON output, mismatch exit status,
 //! and one-line errors (never a panic) for bad input.
 
-use crate::cli::{engine, json, positions};
-
-/// A bad-input run: non-zero exit, one `error:` line naming the problem.
-fn rejects(args: &[&str], needle: &str) {
-    let out = engine(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{args:?} succeeded");
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    assert!(stderr.to_lowercase().contains(&needle.to_lowercase()), "{args:?}: {stderr:?} lacks {needle:?}");
-    assert!(stderr.starts_with("error: "), "{stderr}");
-    // One line, ours or clap's (bad flags too).
-    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
-}
+use crate::cli::{engine, json, positions, rejects};
 
 #[test]
 fn perft_json_and_divide() {

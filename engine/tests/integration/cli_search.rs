@@ -1,18 +1,7 @@
 //! The `bench` and `suite` commands: text and JSON output, and one-line
 //! errors for bad input.
 
-use crate::cli::{engine, json, positions};
-
-/// A bad-input run: exit status 2 and one `error:` line naming the problem.
-fn rejects(args: &[&str], needle: &str) {
-    let out = engine(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    assert!(stderr.to_lowercase().contains(&needle.to_lowercase()), "{args:?}: {stderr:?} lacks {needle:?}");
-    assert!(stderr.starts_with("error: "), "{stderr}");
-    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
-}
+use crate::cli::{engine, json, positions, rejects};
 
 #[test]
 fn bench_text_ends_with_the_openbench_line() {
