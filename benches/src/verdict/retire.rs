@@ -391,9 +391,32 @@ fn gate(played: &Played) -> (Status, String) {
         (Some(l), Some(score)) if l >= 0.5 => {
             (Status::Fail, format!("score {score:.3} with LOWER95 {l:.3}: every pair scored alike, no evidence"))
         }
-        (Some(l), _) => (Status::Fail, format!("LOWER95 {l:.4} < 0.5")),
+        (Some(l), score) => (Status::Fail, format!("LOWER95 {l:.4} < 0.5{}", games_to_decide(played, score))),
         _ => (Status::NotRun, "no complete game pair".to_string()),
     }
+}
+
+/// What a failed match gate says about a rerun. Two runs of the same
+/// 200-game match can land either side of 0.5 when the new form is only
+/// somewhat faster, so a fail whose score leans to the new form names how
+/// many games would put the lower end above 0.5 at the same score and
+/// spread (the interval narrows as one over the root of the games). It is
+/// an estimate from this match, not a promise.
+fn games_to_decide(played: &Played, score: Option<f64>) -> String {
+    let (Some(score), Some(lower)) = (score, played.lower95) else { return String::new() };
+    if played.sprt == "accept_h0" {
+        return "; the SPRT accepted H0, so more games are not expected to change it".to_string();
+    }
+    if score <= 0.5 || played.games == 0 {
+        return format!("; the score {score:.3} does not lean to the new form");
+    }
+    let needed = played.games as f64 * ((score - lower) / (score - 0.5)).powi(2);
+    // Whole hundreds: the estimate is no finer than that.
+    let games = (needed / 100.0).ceil() as u64 * 100;
+    format!(
+        "; the score {score:.3} leans to the new form: at this score and spread about {games} games \
+         would show it (--games {games})"
+    )
 }
 
 /// Criterion 5: the head reference's engine and when it was made.
@@ -603,6 +626,18 @@ mod tests {
         };
         assert_eq!(gate(&played(0.60, [0.52, 0.68])).0, Status::Pass);
         assert_eq!(gate(&played(0.55, [0.49, 0.61])).0, Status::Fail);
+        // A fail that leans to the new form says how many games would
+        // decide it: 100 * (0.06 / 0.05)^2 = 144, in whole hundreds.
+        let (_, why) = gate(&played(0.55, [0.49, 0.61]));
+        assert!(why.contains("LOWER95 0.4900 < 0.5") && why.contains("about 200 games"), "{why}");
+        // The run of 2026-12-05: defects 0.520 [0.468, 0.572] over 200 games.
+        let (_, why) = gate(&Played { games: 200, ..played(0.52, [0.468, 0.572]) });
+        assert!(why.contains("about 1400 games would show it (--games 1400)"), "{why}");
+        // No lean, or an SPRT that accepted H0: no number.
+        let (_, why) = gate(&played(0.48, [0.42, 0.54]));
+        assert!(why.contains("does not lean to the new form") && !why.contains("--games"), "{why}");
+        let (_, why) = gate(&Played { sprt: "accept_h0".into(), ..played(0.51, [0.45, 0.57]) });
+        assert!(why.contains("SPRT accepted H0") && !why.contains("--games"), "{why}");
         // Every pair 1-1: no spread, no evidence; every pair won: evidence.
         let (status, why) = gate(&played(0.5, [0.5, 0.5]));
         assert_eq!(status, Status::Fail);
