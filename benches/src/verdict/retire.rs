@@ -391,7 +391,7 @@ fn gate(played: &Played) -> (Status, String) {
         (Some(l), Some(score)) if l >= 0.5 => {
             (Status::Fail, format!("score {score:.3} with LOWER95 {l:.3}: every pair scored alike, no evidence"))
         }
-        (Some(l), score) => (Status::Fail, format!("LOWER95 {l:.4} < 0.5{}", games_to_decide(played, score))),
+        (Some(l), _) => (Status::Fail, format!("LOWER95 {l:.4} < 0.5{}", games_to_decide(played))),
         _ => (Status::NotRun, "no complete game pair".to_string()),
     }
 }
@@ -402,8 +402,8 @@ fn gate(played: &Played) -> (Status, String) {
 /// many games would put the lower end above 0.5 at the same score and
 /// spread (the interval narrows as one over the root of the games). It is
 /// an estimate from this match, not a promise.
-fn games_to_decide(played: &Played, score: Option<f64>) -> String {
-    let (Some(score), Some(lower)) = (score, played.lower95) else { return String::new() };
+fn games_to_decide(played: &Played) -> String {
+    let (Some(score), Some(lower)) = (played.score, played.lower95) else { return String::new() };
     if played.sprt == "accept_h0" {
         return "; the SPRT accepted H0, so more games are not expected to change it".to_string();
     }
