@@ -18,7 +18,7 @@
 //!
 //! Profiles:
 //! * quick (default): a few thousand inputs per target, seconds in all, as
-//!   part of `cargo test --release --workspace`;
+//!   part of `cargo test --profile test-release --workspace`;
 //! * long: `BOARDBENCH_FUZZ_CASES=N` runs N inputs in each in-process
 //!   target (run reports, references, position files) and N/100
 //!   command lines (a process each); N = 3,400,000 makes over 10

@@ -12,7 +12,7 @@
 //!
 //! Profiles:
 //! * quick (default): a few thousand inputs per target, seconds in all, as
-//!   part of `cargo test --release --workspace`;
+//!   part of `cargo test --profile test-release --workspace`;
 //! * long: `BOARDBENCH_FUZZ_CASES=N` runs N inputs in each of the five
 //!   parser targets (FEN, EPD lines, move strings, UCI move lists, weights
 //!   JSON), N/50 EPD files and N/40 UCI sessions of up to 12 lines;
