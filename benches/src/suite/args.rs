@@ -129,8 +129,7 @@ pub struct RunArgs {
     pub processes: Option<u32>,
     /// The run-to-run component this machine adds to every old/new
     /// interval, as `boardbench calibrate --save` measured it [default:
-    /// results/run-level.json, where it was measured on a machine like this
-    /// one].
+    /// this machine's file in results/run-level/, if it has one].
     #[arg(long, value_name = "FILE", conflicts_with = "no_run_level")]
     #[serde(default)]
     pub run_level: Option<PathBuf>,

@@ -35,8 +35,9 @@ pub struct CalibrateCli {
     pub from: Vec<PathBuf>,
     /// Save each old/new case's run-to-run component (the spread of the
     /// runs' estimates beyond what their processes predict; at least 5
-    /// runs) to --run-level FILE [default: results/run-level.json]: later
-    /// runs on this machine fold it into their intervals.
+    /// runs) to --run-level FILE [default: this machine's file in
+    /// results/run-level/]: later runs on this machine fold it into their
+    /// intervals.
     #[arg(long)]
     pub save: bool,
     #[command(flatten)]

@@ -13,12 +13,14 @@
 //! `boardbench calibrate --save` measures that component per case from
 //! its back-to-back runs (method of moments: the variance of the runs'
 //! estimates beyond what their processes' spread predicts) and writes it,
-//! with the machine it was measured on, to `results/run-level.json`. Every
-//! later run on a machine like it folds the component into its old/new
-//! intervals ([`crate::measure::random_effects::Combined::with_run_level`]), says so in its report, and
-//! `boardbench compare` then judges differences with it too. A run on
-//! another machine, or with `--no-run-level`, reports intervals over its
-//! own processes only and says that as well.
+//! with the machine it was measured on, to this machine's file under
+//! `results/run-level/` (one file per machine kind, so a project measured
+//! on more than one kind of host keeps each calibration). Every later run
+//! on a machine like it folds the component into its old/new intervals
+//! ([`crate::measure::random_effects::Combined::with_run_level`]), says so
+//! in its report, and `boardbench compare` then judges differences with it
+//! too. A run on a machine with no file, or with `--no-run-level`, reports
+//! intervals over its own processes only and says that as well.
 
 use crate::measure::runner::Role;
 use crate::measure::sysinfo;
@@ -60,9 +62,31 @@ pub fn this_machine() -> String {
     format!("{}, {} logical CPUs", sysinfo::cpu_model().unwrap_or_else(|| "unknown CPU".into()), sysinfo::cpu_count())
 }
 
-/// Where `calibrate --save` writes and runs look by default.
+/// The folder of the committed calibrations, one file per machine kind.
+pub fn default_dir() -> PathBuf {
+    workspace::root().join("results").join("run-level")
+}
+
+/// Where `calibrate --save` writes and runs look by default: this
+/// machine's file in [`default_dir`].
 pub fn default_path() -> PathBuf {
-    workspace::root().join("results").join("run-level.json")
+    default_dir().join(file_name_for(&this_machine()))
+}
+
+/// The file name of `machine`'s calibration: its description in lower
+/// case, each run of other characters one dash ("AMD EPYC, 2 logical
+/// CPUs" is `amd-epyc-2-logical-cpus.json`).
+pub fn file_name_for(machine: &str) -> String {
+    let mut name = String::new();
+    for c in machine.chars() {
+        if c.is_ascii_alphanumeric() {
+            name.push(c.to_ascii_lowercase());
+        } else if !name.is_empty() && !name.ends_with('-') {
+            name.push('-');
+        }
+    }
+    let name = name.trim_end_matches('-');
+    format!("{}.json", if name.is_empty() { "unknown-machine" } else { name })
 }
 
 /// The component per case from back-to-back `reports` (at least
@@ -115,8 +139,11 @@ fn component(runs: &[(f64, f64)]) -> f64 {
 }
 
 impl RunLevel {
-    /// Write atomically to `path`.
+    /// Write atomically to `path`, creating its folder if need be.
     pub fn save(&self, path: &Path) -> Result<(), String> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        }
         let text = serde_json::to_string_pretty(self).map_err(|e| e.to_string())?;
         write_atomic(path, text.as_bytes()).map_err(|e| e.to_string())
     }
@@ -176,17 +203,23 @@ impl RunLevel {
 
 /// What a run does about the run-to-run component, as its report says.
 pub fn resolve(explicit: Option<&Path>, disabled: bool) -> Result<(Option<RunLevel>, String), String> {
+    resolve_in(&default_dir(), explicit, disabled)
+}
+
+/// [`resolve`] with the calibrations in `dir`.
+fn resolve_in(dir: &Path, explicit: Option<&Path>, disabled: bool) -> Result<(Option<RunLevel>, String), String> {
     if disabled {
         return Ok((None, "no run-to-run component (--no-run-level): intervals over this run's processes".into()));
     }
-    let path = explicit.map_or_else(default_path, Path::to_path_buf);
+    let path = explicit.map_or_else(|| dir.join(file_name_for(&this_machine())), Path::to_path_buf);
     if explicit.is_none() && !path.exists() {
         return Ok((
             None,
             format!(
-                "no run-to-run component ({} is missing): intervals over this run's processes; `boardbench calibrate \
-                 NAMES --save` measures it",
-                path.display()
+                "no run-to-run component for this machine ({} is missing; calibrated: {}): intervals over this \
+                 run's processes; `boardbench calibrate NAMES --save` measures it here",
+                path.display(),
+                calibrated_machines(dir)
             ),
         ));
     }
@@ -212,6 +245,21 @@ pub fn resolve(explicit: Option<&Path>, disabled: bool) -> Result<(Option<RunLev
     }
     let line = profile.describe(&path);
     Ok((Some(profile), line))
+}
+
+/// The file names in `dir` that may be calibrations, for a message.
+fn calibrated_machines(dir: &Path) -> String {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries.filter_map(|e| e.ok()?.file_name().into_string().ok()).filter(|n| n.ends_with(".json")).collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    if names.is_empty() {
+        "none".into()
+    } else {
+        names.join(", ")
+    }
 }
 
 #[cfg(test)]
@@ -262,6 +310,36 @@ mod tests {
         assert!((half(&w) / half(&c) - se / c.se_log()).abs() < 1e-9);
         assert_eq!(c.clone().with_run_level(0.0).interval, c.interval);
         assert_eq!(c.clone().with_run_level(f64::NAN).interval, c.interval);
+    }
+
+    #[test]
+    fn each_machine_has_its_own_file() {
+        assert_eq!(file_name_for("AMD EPYC, 2 logical CPUs"), "amd-epyc-2-logical-cpus.json");
+        assert_eq!(
+            file_name_for("Intel(R) Xeon(R) Processor, 2 logical CPUs"),
+            "intel-r-xeon-r-processor-2-logical-cpus.json"
+        );
+        assert_eq!(file_name_for("(?)"), "unknown-machine.json");
+        let dir = tempfile::tempdir().unwrap();
+        let other = RunLevel {
+            schema: SCHEMA.into(),
+            machine: "Another CPU, 64 logical CPUs".into(),
+            date: "2026-12-03T12:00:00Z".into(),
+            git_commit: None,
+            runs: 10,
+            cases: BTreeMap::from([("getattacksbench opening bitboard-magic".to_string(), 0.01)]),
+        };
+        other.save(&dir.path().join(file_name_for(&other.machine))).unwrap();
+        // Another machine's calibration is not this one's, and is named.
+        let (none, note) = resolve_in(dir.path(), None, false).unwrap();
+        assert!(none.is_none());
+        assert!(note.contains("another-cpu-64-logical-cpus.json") && note.contains("for this machine"), "{note}");
+        // This machine's, beside it, is the one a run takes.
+        let here = RunLevel { machine: this_machine(), ..other.clone() };
+        here.save(&dir.path().join(file_name_for(&here.machine))).unwrap();
+        let (found, note) = resolve_in(dir.path(), None, false).unwrap();
+        assert_eq!(found, Some(here), "{note}");
+        assert!(note.contains(FOLDED));
     }
 
     #[test]
