@@ -70,7 +70,12 @@ pub fn default_dir() -> PathBuf {
 /// Where `calibrate --save` writes and runs look by default: this
 /// machine's file in [`default_dir`].
 pub fn default_path() -> PathBuf {
-    default_dir().join(file_name_for(&this_machine()))
+    this_machines_file_in(&default_dir())
+}
+
+/// This machine's calibration file in `dir`.
+fn this_machines_file_in(dir: &Path) -> PathBuf {
+    dir.join(file_name_for(&this_machine()))
 }
 
 /// The file name of `machine`'s calibration: its description in lower
@@ -211,7 +216,7 @@ fn resolve_in(dir: &Path, explicit: Option<&Path>, disabled: bool) -> Result<(Op
     if disabled {
         return Ok((None, "no run-to-run component (--no-run-level): intervals over this run's processes".into()));
     }
-    let path = explicit.map_or_else(|| dir.join(file_name_for(&this_machine())), Path::to_path_buf);
+    let path = explicit.map_or_else(|| this_machines_file_in(dir), Path::to_path_buf);
     if explicit.is_none() && !path.exists() {
         return Ok((
             None,
