@@ -111,6 +111,12 @@ impl<S: Sliders> AttackerBuilder for BitboardAttackers<S> {
         crate::inject::extra_instructions();
         list.clear();
         let sets = who_attacks::<S>(pos, sq.to_64(), color);
+        // A side with no attacker at all (most lists once few men are left)
+        // skips the six per-type loops: without this test the builder lost
+        // to the piece-list scan at 3-6 men (getattacksbench's ladder).
+        if sets.all().is_empty() {
+            return;
+        }
         for kind in PieceType::ALL {
             let piece = Piece::new(color, kind);
             for s in sets.of(kind) {
