@@ -4,9 +4,10 @@
 //! * [`mailbox`]: the old case-table ray walk. Every visited square gets
 //!   the piece's bit OR-ed into its attack word, then a per-colour table
 //!   indexed by the piece code there decides count / stop / x-ray.
-//! * [`chain`]: an exact port with magic/PEXT probes: one probe per ray
-//!   segment, and one more past each pass-through blocker, restricted to
-//!   that ray. Writes accumulators, never the words.
+//! * [`chain`]: an exact port with magic/PEXT probes: one probe for the
+//!   direct attacks, and one over the board without the pass-through
+//!   blockers for the squares walked past them. Writes accumulators, never
+//!   the words.
 //! * [`single_probe`]: seed 000's approximation: one probe per piece (two for
 //!   the queen), mobility from first-blocker attacks, x-rays only through a
 //!   directly attacked enemy queen/king (bishop: rook/queen/king).
