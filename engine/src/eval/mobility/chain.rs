@@ -3,7 +3,7 @@
 //! (per the mailbox walk's case table, ARCHITECTURE.md "Evaluation") to the
 //! next piece, and on again while that piece is itself a pass-through
 //! blocker: a second probe over the board without the pass-through pieces
-//! gives every such chain at once ([`extend_through`]).
+//! gives every such chain at once (`extend_through`).
 //! The mobility rules are then set operations over all walked squares, so
 //! every count, bonus and attack set equals the mailbox walk's.
 //!
