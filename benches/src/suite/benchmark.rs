@@ -240,10 +240,8 @@ pub fn build_report<I>(
                         expected,
                         tolerance,
                         level,
-                        // A/A: the interval holds 1 and lies within 1 ± 1%;
-                        // x2: it lies within 2 ± 2%.
-                        pass: ratio.within(expected, tolerance)
-                            && (ar.role != Role::AaControl || ratio.contains(expected)),
+                        // A/A: the interval lies within 1 ± 1%; x2: within 2 ± 2%.
+                        pass: ControlCheck::bounds_hold(&ratio, expected, tolerance),
                         ratio,
                         across_processes: false,
                     });

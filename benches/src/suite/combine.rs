@@ -63,8 +63,7 @@ pub fn combine(
                 .collect();
             let combined = combine_estimates(&per, c.level);
             let ratio = Ratio { estimate: combined.estimate, interval: combined.interval };
-            let pass = ratio.within(c.expected, c.tolerance)
-                && (bucket.arms[ai].role != Role::AaControl || ratio.contains(c.expected));
+            let pass = ControlCheck::bounds_hold(&ratio, c.expected, c.tolerance);
             controls.push(ControlCheck { ratio, pass, ..c.clone() });
         }
         if let Some(base) = bucket.arms.iter().position(|a| a.role == Role::Baseline) {

@@ -472,6 +472,26 @@ pub struct ControlCheck {
     pub across_processes: bool,
 }
 
+impl ControlCheck {
+    /// Whether a within-process control (A/A or x2) holds: its interval lies
+    /// inside `expected` ± `tolerance`, so the instrument's bias and its
+    /// resolution are both within the tolerance. An A/A interval that lies
+    /// inside 1 ± 1% but misses 1 itself (a 0.05-0.35% difference, seen in
+    /// 6 of 426 such controls over 50 runs on these hosts) still passes: no
+    /// old/new ratio resolves a difference that small (their intervals
+    /// span processes), so failing it would only teach users to ignore the
+    /// controls. The table still prints it (see [`Self::misses_expected`]).
+    pub fn bounds_hold(ratio: &Ratio, expected: f64, tolerance: f64) -> bool {
+        ratio.within(expected, tolerance)
+    }
+
+    /// A within-process control whose interval does not contain the
+    /// expected value, though it may lie inside the tolerance.
+    pub fn misses_expected(&self) -> bool {
+        !self.across_processes && !self.ratio.contains(self.expected)
+    }
+}
+
 /// A case's name across runs: "benchmark bucket arm".
 pub fn case_name(bench: &str, bucket: &str, arm: &str) -> String {
     format!("{bench} {bucket} {arm}")

@@ -87,7 +87,7 @@ pub fn bench_table(b: &BenchReport) -> String {
     for c in &b.controls {
         let _ = writeln!(
             s,
-            "  control {:<11} {:<arm_width$} {:.4} [{:.4}, {:.4}]{} expected {:.2} {}: {}",
+            "  control {:<11} {:<arm_width$} {:.4} [{:.4}, {:.4}]{} expected {:.2} {}: {}{}",
             c.bucket,
             c.arm,
             c.ratio.estimate,
@@ -97,7 +97,13 @@ pub fn bench_table(b: &BenchReport) -> String {
             c.expected,
             // The between-process A/A is judged by its interval holding 1.
             if c.across_processes { "in the interval".to_string() } else { format!("± {:.0}%", c.tolerance * 100.0) },
-            if c.pass { "PASS" } else { "FAIL" }
+            if c.pass { "PASS" } else { "FAIL" },
+            // Inside its bounds but not at the expected value: say so.
+            if c.pass && c.misses_expected() {
+                format!(" (misses {:.2} by {:.2}%)", c.expected, (c.ratio.estimate / c.expected - 1.0).abs() * 100.0)
+            } else {
+                String::new()
+            }
         );
     }
     if let Some(a) = &b.attribution {
@@ -308,6 +314,7 @@ pub fn run_table(r: &RunReport) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::suite::report::ControlCheck;
 
     #[test]
     fn a_differing_ranking_is_given_its_reason() {
@@ -328,6 +335,32 @@ mod tests {
         assert!(t.contains("PASS"));
         assert!(t.contains("hardware counters: unavailable (ENOENT)"));
         assert!(!t.contains("precision"), "a fixed plan has no precision line: {t}");
+    }
+
+    #[test]
+    fn an_a_a_control_that_misses_one_inside_its_bounds_passes_and_says_by_how_much() {
+        let mut r = crate::suite::report::tests::sample_report();
+        let c = &mut r.benchmarks[0].controls[0];
+        let judge = |estimate: f64, interval: [f64; 2]| {
+            ControlCheck::bounds_hold(&crate::measure::stats::Ratio { estimate, interval }, 1.0, 0.01)
+        };
+        // The fresh-clone run's knight mobility A/A: 0.07% off, tight.
+        assert!(judge(0.9993, [0.9986, 0.9999]));
+        // A bias the tolerance does not allow, or a run too noisy to
+        // resolve 1%, fails whether or not the interval holds 1.
+        assert!(!judge(0.985, [0.982, 0.988]));
+        assert!(!judge(0.9989, [0.9791, 1.019]));
+        assert!(!judge(1.0, [0.989, 1.011]));
+        c.ratio = crate::measure::stats::Ratio { estimate: 0.9993, interval: [0.9986, 0.9999] };
+        c.pass = ControlCheck::bounds_hold(&c.ratio, c.expected, c.tolerance);
+        assert!(c.misses_expected());
+        let t = run_table(&r);
+        assert!(t.contains("expected 1.00 ± 1%: PASS (misses 1.00 by 0.07%)"), "{t}");
+        // One that holds 1 gets no note.
+        let c = &mut r.benchmarks[0].controls[0];
+        c.ratio = crate::measure::stats::Ratio { estimate: 1.0002, interval: [0.9995, 1.0009] };
+        assert!(!c.misses_expected());
+        assert!(run_table(&r).contains("expected 1.00 ± 1%: PASS\n"));
     }
 
     #[test]
