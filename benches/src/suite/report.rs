@@ -477,10 +477,10 @@ impl ControlCheck {
     /// inside `expected` ± `tolerance`, so the instrument's bias and its
     /// resolution are both within the tolerance. An A/A interval that lies
     /// inside 1 ± 1% but misses 1 itself (a 0.05-0.35% difference, seen in
-    /// 6 of 426 such controls over 50 runs on these hosts) still passes: no
-    /// old/new ratio resolves a difference that small (their intervals
-    /// span processes), so failing it would only teach users to ignore the
-    /// controls. The table still prints it (see [`Self::misses_expected`]).
+    /// 6 of 426 such controls over 50 runs on these hosts) still passes:
+    /// the old/new ratios' intervals span processes and are ±0.3% and
+    /// wider, so failing it would only teach users to ignore the controls.
+    /// The table still prints it (see [`Self::misses_expected`]).
     pub fn bounds_hold(ratio: &Ratio, expected: f64, tolerance: f64) -> bool {
         ratio.within(expected, tolerance)
     }
