@@ -485,10 +485,12 @@ impl ControlCheck {
         ratio.within(expected, tolerance)
     }
 
-    /// A within-process control whose interval does not contain the
-    /// expected value, though it may lie inside the tolerance.
+    /// A within-process A/A control whose interval does not contain 1,
+    /// though it may lie inside the tolerance. Not the x2 control: twice
+    /// the work is not expected to read exactly 2 (the 27 of the fresh-clone
+    /// run of 7e612a5 read 1.999-2.016), only within 2 ± 2%.
     pub fn misses_expected(&self) -> bool {
-        !self.across_processes && !self.ratio.contains(self.expected)
+        !self.across_processes && self.expected == 1.0 && !self.ratio.contains(self.expected)
     }
 }
 

@@ -361,6 +361,13 @@ mod tests {
         c.ratio = crate::measure::stats::Ratio { estimate: 1.0002, interval: [0.9995, 1.0009] };
         assert!(!c.misses_expected());
         assert!(run_table(&r).contains("expected 1.00 ± 1%: PASS\n"));
+        // An x2 control is not expected to read exactly 2: no note.
+        let c = &mut r.benchmarks[0].controls[0];
+        (c.arm, c.expected, c.tolerance) = ("old x2".into(), 2.0, 0.02);
+        c.ratio = crate::measure::stats::Ratio { estimate: 2.0155, interval: [2.0090, 2.0221] };
+        c.pass = ControlCheck::bounds_hold(&c.ratio, c.expected, c.tolerance);
+        assert!(c.pass && !c.misses_expected());
+        assert!(run_table(&r).contains("expected 2.00 ± 2%: PASS\n"));
     }
 
     #[test]
