@@ -207,7 +207,6 @@ fn pawn_moves<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool>(
     king: Square,
     check_mask: Bitboard,
     pinned: Bitboard,
-    victims: Bitboard,
 ) {
     let them = us.flip();
     let occ = pos.occupied();
@@ -235,8 +234,8 @@ fn pawn_moves<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool>(
     }
     if TACTICAL {
         sink.promotions(pos, us, one & last_rank, push);
-        sink.pawns(pos, us, cap_left & victims & !last_rank, west_shift, 0);
-        sink.pawns(pos, us, cap_right & victims & !last_rank, east_shift, 0);
+        sink.pawns(pos, us, cap_left & !last_rank, west_shift, 0);
+        sink.pawns(pos, us, cap_right & !last_rank, east_shift, 0);
         sink.promotions(pos, us, cap_left & last_rank, west_shift);
         sink.promotions(pos, us, cap_right & last_rank, east_shift);
     }
@@ -254,7 +253,7 @@ fn pawn_moves<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool>(
             let shift = to.index() as i32 - from.index() as i32;
             let tb = Bitboard::from_square(to);
             let tactical = last_rank.has(to) || caps.has(to);
-            if !(if tactical { TACTICAL } else { QUIET }) || (caps.has(to) && !last_rank.has(to) && !victims.has(to)) {
+            if !(if tactical { TACTICAL } else { QUIET }) {
                 continue;
             }
             if last_rank.has(to) {
@@ -273,7 +272,7 @@ fn pawn_moves<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool>(
         let to = ep.to_64();
         let captured = Square::from_index((to.index() as i32 - push) as usize);
         // Legal only if it removes the checker or blocks the check.
-        if (check_mask.has(to) || check_mask.has(captured)) && victims.has(captured) {
+        if check_mask.has(to) || check_mask.has(captured) {
             for from in PAWN_ATTACKS[them.index()][to.index()] & pawns {
                 let after =
                     (occ ^ Bitboard::from_square(from) ^ Bitboard::from_square(captured)) | Bitboard::from_square(to);
@@ -300,8 +299,7 @@ fn pawn_moves<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool>(
 /// and the checkers are not looked for. `WHITE` says who is to move: each
 /// colour gets its own copy, so the colour-dependent shifts, ranks and
 /// piece-set offsets are constants rather than selects and address
-/// arithmetic. Captures that are not promotions are generated only onto
-/// `victims` (the full board but for quiescence's delta-pruned victims).
+/// arithmetic.
 #[inline(always)]
 fn generate_for<
     S: Sliders,
@@ -313,7 +311,6 @@ fn generate_for<
 >(
     pos: &Position,
     sink: &mut K,
-    victims: Bitboard,
 ) {
     debug_assert_eq!(pos.side_to_move() == Color::White, WHITE);
     let us = if WHITE { Color::White } else { Color::Black };
@@ -328,7 +325,7 @@ fn generate_for<
     // The squares a move of the kinds asked for may go to.
     let kinds = match (TACTICAL, QUIET) {
         (true, true) => !ours,
-        (true, false) => theirs & victims,
+        (true, false) => theirs,
         (false, true) => !occ,
         (false, false) => Bitboard::EMPTY,
     };
@@ -347,20 +344,11 @@ fn generate_for<
         return;
     }
 
-    // No capture asked for (quiescence's delta test leaves no victim):
-    // only a pawn one step from promoting can still make a tactical move.
-    if TACTICAL
-        && !QUIET
-        && kinds.is_empty()
-        && (pos.bb(us, PieceType::Pawn) & Bitboard::relative_rank(us, 6)).is_empty()
-    {
-        return;
-    }
     let check_mask = if checkers.is_empty() { Bitboard::FULL } else { between(king, checkers.lsb()) | checkers };
     let pinned = pinned(pos, us, king);
     let target_mask = kinds & check_mask;
 
-    pawn_moves::<S, K, TACTICAL, QUIET>(pos, sink, us, king, check_mask, pinned, victims);
+    pawn_moves::<S, K, TACTICAL, QUIET>(pos, sink, us, king, check_mask, pinned);
 
     for from in pos.bb(us, PieceType::Knight) & !pinned {
         piece_moves::<K, TACTICAL>(sink, pos, from, KNIGHT_ATTACKS[from.index()] & target_mask);
@@ -411,20 +399,10 @@ fn generate<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool, const 
     pos: &Position,
     sink: &mut K,
 ) {
-    generate_onto::<S, K, TACTICAL, QUIET, NOT_IN_CHECK>(pos, sink, Bitboard::FULL);
-}
-
-/// [`generate`] with the captures (not promotions) onto `victims` only.
-#[inline(always)]
-fn generate_onto<S: Sliders, K: Sink, const TACTICAL: bool, const QUIET: bool, const NOT_IN_CHECK: bool>(
-    pos: &Position,
-    sink: &mut K,
-    victims: Bitboard,
-) {
     if pos.side_to_move() == Color::White {
-        generate_for::<S, K, TACTICAL, QUIET, NOT_IN_CHECK, true>(pos, sink, victims);
+        generate_for::<S, K, TACTICAL, QUIET, NOT_IN_CHECK, true>(pos, sink);
     } else {
-        generate_for::<S, K, TACTICAL, QUIET, NOT_IN_CHECK, false>(pos, sink, victims);
+        generate_for::<S, K, TACTICAL, QUIET, NOT_IN_CHECK, false>(pos, sink);
     }
 }
 
@@ -444,11 +422,6 @@ impl<S: Sliders> MoveGen for BitboardGen<S> {
     #[inline]
     fn tactical_not_in_check(pos: &Position, list: &mut MoveList) {
         generate::<S, _, true, false, true>(pos, &mut list.appender());
-    }
-
-    #[inline]
-    fn tactical_not_in_check_onto(pos: &Position, list: &mut MoveList, victims: Bitboard) {
-        generate_onto::<S, _, true, false, true>(pos, &mut list.appender(), victims);
     }
 
     #[inline]

@@ -7,7 +7,6 @@
 pub(crate) mod bitboard;
 pub(crate) mod mailbox;
 
-use crate::bitboard::Bitboard;
 use crate::moves::MoveList;
 use crate::position::Position;
 use crate::sliders::Sliders;
@@ -38,18 +37,6 @@ pub trait MoveGen {
     fn tactical_not_in_check(pos: &Position, list: &mut MoveList) {
         debug_assert!(!pos.in_check());
         Self::tactical(pos, list);
-    }
-
-    /// [`tactical_not_in_check`](Self::tactical_not_in_check) for a caller
-    /// that will drop every capture whose victim is outside `victims`
-    /// (quiescence's delta pruning): a generator may leave those captures
-    /// out, but not promotions or captures onto `victims`. The caller
-    /// still tests each move. The default (the old generator) generates
-    /// them all.
-    #[inline]
-    fn tactical_not_in_check_onto(pos: &Position, list: &mut MoveList, victims: Bitboard) {
-        let _ = victims;
-        Self::tactical_not_in_check(pos, list);
     }
 
     /// [`quiet`](Self::quiet) for a side to move known not to be in check,
@@ -154,58 +141,5 @@ mod tests {
             assert_eq!(sorted_by(B::tactical, &pos), sorted_by(B::tactical_not_in_check, &pos), "{}", pos.to_fen());
             assert_eq!(sorted_by(B::quiet, &pos), sorted_by(B::quiet_not_in_check, &pos), "{}", pos.to_fen());
         }
-    }
-
-    /// Told which victims count, the bitboard generator leaves out exactly
-    /// the captures (not promotions) of the others, en passant included,
-    /// and the old generator's default keeps every move: the caller's
-    /// filter then leaves the same moves of both.
-    #[test]
-    fn captures_onto_victims_are_the_filtered_tactical_moves() {
-        type B = BitboardGen<Magic>;
-        let onto = |generate: fn(&Position, &mut MoveList, Bitboard), pos: &Position, victims: Bitboard| {
-            let mut l = MoveList::new();
-            generate(pos, &mut l, victims);
-            let mut v = l.as_slice().to_vec();
-            v.sort();
-            v
-        };
-        // The square of a capture's victim (behind the target for en passant).
-        let victim = |m: Move| {
-            let to = m.to().to_64();
-            match (m.is_en_passant(), m.moved().color()) {
-                (false, _) => to,
-                (true, crate::types::Color::White) => crate::types::Square::from_index(to.index() + 8),
-                (true, crate::types::Color::Black) => crate::types::Square::from_index(to.index() - 8),
-            }
-        };
-        let mut left_out = 0;
-        for (i, pos) in crate::tools::randpos::random_positions(2000, 0x0D17).into_iter().enumerate() {
-            if pos.in_check() {
-                continue;
-            }
-            let mut all = MoveList::new();
-            B::tactical_not_in_check(&pos, &mut all);
-            // A different subset of the enemy's pieces each time, the empty
-            // and the full set among them.
-            let theirs = pos.color_bb(pos.side_to_move().flip());
-            let victims = match i % 4 {
-                0 => Bitboard::EMPTY,
-                1 => Bitboard::FULL,
-                _ => Bitboard(theirs.0 & (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)),
-            };
-            let mut expected: Vec<Move> =
-                all.iter().copied().filter(|&m| m.is_promotion() || victims.has(victim(m))).collect();
-            expected.sort();
-            left_out += all.len() - expected.len();
-            let fen = pos.to_fen();
-            assert_eq!(onto(B::tactical_not_in_check_onto, &pos, victims), expected, "{fen} {victims:?}");
-            let old: Vec<Move> = onto(MailboxGen::tactical_not_in_check_onto, &pos, victims)
-                .into_iter()
-                .filter(|&m| m.is_promotion() || victims.has(victim(m)))
-                .collect();
-            assert_eq!(old, expected, "{fen} {victims:?}");
-        }
-        assert!(left_out > 1000, "the positions must have captures to leave out ({left_out})");
     }
 }

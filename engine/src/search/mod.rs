@@ -1089,8 +1089,7 @@ impl<P: Profile> Searcher<P> {
                 if in_check {
                     P::Gen::tactical(pos, &mut list);
                 } else {
-                    let victims = delta_victims(pos, alpha - stand_pat - DELTA_MARGIN);
-                    P::Gen::tactical_not_in_check_onto(pos, &mut list, victims);
+                    P::Gen::tactical_not_in_check(pos, &mut list);
                 }
                 for &m in &list {
                     if m.is_promotion() && !ordering::is_queen_promotion(m) {
@@ -1195,24 +1194,6 @@ fn tactical_key<P: Profile>(pos: &Position, m: Move) -> u64 {
 #[inline(always)]
 fn tactical_score(value: i32, m: Move) -> i32 {
     value * 128 + ordering::mvv_lva(m)
-}
-
-/// The enemy pieces whose capture can pass quiescence's delta test (gain
-/// more than `need`): a generator may leave the others' captures out,
-/// since the test drops them anyway.
-#[inline(always)]
-fn delta_victims(pos: &Position, need: i32) -> Bitboard {
-    let them = pos.side_to_move().flip();
-    if need < PieceType::Pawn.value() {
-        return Bitboard::FULL;
-    }
-    let mut victims = Bitboard::EMPTY;
-    for kind in [PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen] {
-        if kind.value() > need {
-            victims |= pos.bb(them, kind);
-        }
-    }
-    victims
 }
 
 /// Stand-pat score when the evaluation found pieces of the side to move en
