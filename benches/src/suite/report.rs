@@ -492,6 +492,46 @@ impl ControlCheck {
     pub fn misses_expected(&self) -> bool {
         !self.across_processes && self.expected == 1.0 && !self.ratio.contains(self.expected)
     }
+
+    /// Why a failed control failed, so that a user knows whether to
+    /// distrust the instrument or give the run more time: `None` for a
+    /// control that passed.
+    pub fn failure(&self) -> Option<ControlFailure> {
+        if self.pass {
+            return None;
+        }
+        if self.across_processes {
+            return Some(ControlFailure::Excludes);
+        }
+        let off = self.ratio.estimate / self.expected - 1.0;
+        Some(if off.abs() <= self.tolerance { ControlFailure::TooWide } else { ControlFailure::Off(off) })
+    }
+}
+
+/// Why a control failed ([`ControlCheck::failure`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ControlFailure {
+    /// The estimate is inside the bounds but the interval reaches past
+    /// them: the run was too noisy to resolve the tolerance.
+    TooWide,
+    /// The estimate itself is off the expected value by this fraction,
+    /// more than the tolerance: the instrument reads wrong.
+    Off(f64),
+    /// A between-process control whose interval does not hold the
+    /// expected value.
+    Excludes,
+}
+
+impl std::fmt::Display for ControlFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ControlFailure::TooWide => {
+                write!(f, "interval wider than the bounds: too noisy to judge, give it more --seconds")
+            }
+            ControlFailure::Off(off) => write!(f, "off by {:+.2}%, beyond the tolerance", off * 100.0),
+            ControlFailure::Excludes => write!(f, "the interval does not hold the expected value"),
+        }
+    }
 }
 
 /// A case's name across runs: "benchmark bucket arm".

@@ -205,7 +205,19 @@ pub fn finish(outcome: &Outcome, strict: bool) -> i32 {
         return 1;
     }
     if outcome.controls_failed > 0 {
-        eprintln!("boardbench: {} control(s) outside their bounds (see the table)", outcome.controls_failed);
+        let too_wide = outcome
+            .report
+            .controls()
+            .filter(|(_, c)| c.failure() == Some(crate::suite::report::ControlFailure::TooWide))
+            .count();
+        let reason = if too_wide == outcome.controls_failed {
+            " (all too noisy to judge, not off: give the run more --seconds)".to_string()
+        } else if too_wide > 0 {
+            format!(" ({too_wide} of them too noisy to judge, not off)")
+        } else {
+            String::new()
+        };
+        eprintln!("boardbench: {} control(s) outside their bounds{reason} (see the table)", outcome.controls_failed);
         if strict {
             return 3;
         }

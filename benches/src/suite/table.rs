@@ -98,8 +98,11 @@ pub fn bench_table(b: &BenchReport) -> String {
             // The between-process A/A is judged by its interval holding 1.
             if c.across_processes { "in the interval".to_string() } else { format!("± {:.0}%", c.tolerance * 100.0) },
             if c.pass { "PASS" } else { "FAIL" },
-            // Inside its bounds but not at the expected value: say so.
-            if c.pass && c.misses_expected() {
+            // Inside its bounds but not at the expected value: say so. A
+            // failure says why.
+            if let Some(why) = c.failure() {
+                format!(" ({why})")
+            } else if c.misses_expected() {
                 format!(" (misses {:.2} by {:.2}%)", c.expected, (c.ratio.estimate / c.expected - 1.0).abs() * 100.0)
             } else {
                 String::new()
@@ -314,7 +317,7 @@ pub fn run_table(r: &RunReport) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::suite::report::ControlCheck;
+    use crate::suite::report::{ControlCheck, ControlFailure};
 
     #[test]
     fn a_differing_ranking_is_given_its_reason() {
@@ -368,6 +371,38 @@ mod tests {
         c.pass = ControlCheck::bounds_hold(&c.ratio, c.expected, c.tolerance);
         assert!(c.pass && !c.misses_expected());
         assert!(run_table(&r).contains("expected 2.00 ± 2%: PASS\n"));
+    }
+
+    /// A failed control says whether the run was too noisy to judge or the
+    /// instrument reads wrong.
+    #[test]
+    fn a_failed_control_says_why() {
+        let mut r = crate::suite::report::tests::sample_report();
+        let set = |r: &mut RunReport, estimate: f64, interval: [f64; 2], across: bool| {
+            let c = &mut r.benchmarks[0].controls[0];
+            (c.arm, c.expected, c.tolerance, c.across_processes) = ("old (A/A)".into(), 1.0, 0.01, across);
+            c.ratio = crate::measure::stats::Ratio { estimate, interval };
+            c.pass = if across {
+                c.ratio.contains(1.0)
+            } else {
+                ControlCheck::bounds_hold(&c.ratio, c.expected, c.tolerance)
+            };
+            c.failure()
+        };
+        // Today's endgame mailbox A/A: inside 1 ± 1%, but the interval
+        // reaches past it.
+        assert_eq!(set(&mut r, 1.0032, [0.9934, 1.0130], false), Some(ControlFailure::TooWide));
+        assert!(
+            run_table(&r).contains("FAIL (interval wider than the bounds: too noisy to judge"),
+            "{}",
+            run_table(&r)
+        );
+        let Some(ControlFailure::Off(off)) = set(&mut r, 0.985, [0.982, 0.988], false) else { panic!("a bias") };
+        assert!((off + 0.015).abs() < 1e-12);
+        assert!(run_table(&r).contains("FAIL (off by -1.50%, beyond the tolerance)"), "{}", run_table(&r));
+        assert_eq!(set(&mut r, 1.01, [1.004, 1.016], true), Some(ControlFailure::Excludes));
+        assert_eq!(set(&mut r, 1.0, [0.997, 1.003], false), None);
+        assert!(!run_table(&r).contains("FAIL"));
     }
 
     #[test]
