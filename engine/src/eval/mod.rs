@@ -309,6 +309,19 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
         v
     }
 
+    /// The sampled copy ([`sampler`]: each phase writes its byte) of this
+    /// evaluation, whatever its skip mask: the runtime-skip copy then runs
+    /// the same machine code for the counters and for every subset the
+    /// ablation times (feature `eval-time`).
+    #[cfg(feature = "eval-time")]
+    #[inline(never)]
+    pub fn evaluate_phased(&mut self, pos: &mut Position, alpha: i32, beta: i32) -> i32 {
+        let outer = sampler::enter(sampler::GLUE);
+        let v = self.run::<NoTrace, 2>(pos, alpha, beta, &mut NoTrace);
+        sampler::leave(outer);
+        v
+    }
+
     /// The per-phase tick counters (feature `eval-time`).
     #[cfg(feature = "eval-time")]
     pub fn counters(&self) -> &EvalCounters {
