@@ -96,6 +96,18 @@ pub fn time_subsets(kind: MobilityKind, positions: &mut [Position], timing: Timi
 
 fn time_with<M: MobilitySet, D: DefectCounter>(set: M, positions: &mut [Position], timing: Timing) -> Vec<Vec<f64>> {
     let mut eval = Evaluation::<M, D, RUNTIME_SKIP>::ablated(set, Weights::default(), full_eval_config());
+    time_each_subset(timing, |mask| {
+        eval.skip_at_run_time(mask);
+        pass(&mut eval, positions)
+    })
+}
+
+/// The visits of [`time_subsets`] for any copy that reads its skip mask at
+/// run time: `pass(mask)` runs one pass over the positions leaving out
+/// `mask` and returns its ticks per evaluation. Per visit every subset
+/// comes once, in a shuffled order, as `timing.warm` untimed passes and
+/// `timing.timed` timed ones, of which the lowest is the visit's figure.
+pub fn time_each_subset(timing: Timing, mut pass: impl FnMut(u32) -> f64) -> Vec<Vec<f64>> {
     let mut rng = crate::rng::Rng::new(timing.seed);
     let mut order: Vec<usize> = (0..SUBSETS).collect();
     let masks: Vec<u32> = (0..SUBSETS).map(subset_mask).collect();
@@ -106,11 +118,10 @@ fn time_with<M: MobilitySet, D: DefectCounter>(set: M, positions: &mut [Position
         }
         let mut floors = vec![0.0; SUBSETS];
         for &present in &order {
-            eval.skip_at_run_time(masks[present]);
             for _ in 0..timing.warm {
-                pass(&mut eval, positions);
+                pass(masks[present]);
             }
-            floors[present] = (0..timing.timed).map(|_| pass(&mut eval, positions)).fold(f64::INFINITY, f64::min);
+            floors[present] = (0..timing.timed).map(|_| pass(masks[present])).fold(f64::INFINITY, f64::min);
         }
         visits.push(floors);
     }
