@@ -125,12 +125,13 @@ fn run() -> Result<(), String> {
 #[cfg(feature = "eval-time")]
 mod same_code {
     use engine::defects::{BitboardDefects, DefectCounter, MailboxDefects};
+    use engine::eval::ablation::full_eval_config;
     use engine::eval::groups::{Group, RUNTIME_SKIP};
     use engine::eval::mobility::MobilitySet;
     use engine::eval::sampler::Sampler;
     use engine::eval::shapley::{time_each_subset, Timing};
     use engine::eval::weights::Weights;
-    use engine::eval::{ChainSet, EvalConfig, Evaluation, MailboxSet, MobilityKind, SingleProbeSet, EVAL_LIMIT};
+    use engine::eval::{ChainSet, Evaluation, MailboxSet, MobilityKind, SingleProbeSet, EVAL_LIMIT};
     use engine::Position;
     use std::hint::black_box;
     use std::time::{Duration, Instant};
@@ -169,9 +170,7 @@ mod same_code {
         timing: Timing,
         seconds: f64,
     ) -> Result<(Vec<Vec<f64>>, Vec<f64>), String> {
-        // As the suite's evaluation benchmark: no eval hash, no lazy exit.
-        let config = EvalConfig { eval_hash_bytes: 0, lazy: false, ..EvalConfig::default() };
-        let mut e = Evaluation::<M, D, RUNTIME_SKIP>::ablated(set, Weights::default(), config);
+        let mut e = Evaluation::<M, D, RUNTIME_SKIP>::ablated(set, Weights::default(), full_eval_config());
         let visits = time_each_subset(timing, |mask| {
             e.skip_at_run_time(mask);
             pass(&mut e, ps)
