@@ -91,11 +91,9 @@ pub fn bench(a: BenchArgs) -> CliResult {
                 "lazy": e.lazy,
                 "hash_hits": e.hash_hits,
                 "full": e.full,
-                "estimates": e.estimates,
                 "lazy_pct": percent(e.lazy, calls),
                 "hash_pct": percent(e.hash_hits, calls),
                 "full_pct": percent(e.full, calls),
-                "estimate_pct": percent(e.estimates, calls),
             },
         }));
         return Ok(());
@@ -126,11 +124,10 @@ pub fn bench(a: BenchArgs) -> CliResult {
     println!("pruned          : {} of them pruned unsearched", report.pruned());
     println!("nodes/second    : {nps}");
     println!(
-        "eval calls      : {calls} (lazy {:.1}%, hash {:.1}%, full {:.1}%, estimated {:.1}%)",
+        "eval calls      : {calls} (lazy {:.1}%, hash {:.1}%, full {:.1}%)",
         percent(e.lazy, calls),
         percent(e.hash_hits, calls),
-        percent(e.full, calls),
-        percent(e.estimates, calls)
+        percent(e.full, calls)
     );
     println!("{nodes} nodes {nps} nps");
     Ok(())

@@ -107,34 +107,24 @@ mod counted {
     use engine::Position;
     use serde_json::{json, Value};
 
-    /// How the evaluations ended (an estimate near the horizon is one too:
-    /// a hash hit or an estimate).
+    /// How the evaluations ended.
     #[derive(Default)]
     struct Ends {
         lazy: u64,
         hash: u64,
         full: u64,
-        estimates: u64,
     }
 
     impl Ends {
         fn of<M: MobilitySet, D: DefectCounter>(e: &Evaluation<M, D>) -> Ends {
             let s = e.stats();
-            Ends { lazy: s.lazy, hash: s.hash_hits, full: s.full, estimates: s.estimates }
+            Ends { lazy: s.lazy, hash: s.hash_hits, full: s.full }
         }
         fn since(&self, before: &Ends) -> Ends {
-            Ends {
-                lazy: self.lazy - before.lazy,
-                hash: self.hash - before.hash,
-                full: self.full - before.full,
-                estimates: self.estimates - before.estimates,
-            }
-        }
-        fn calls(&self) -> u64 {
-            self.lazy + self.hash + self.full + self.estimates
+            Ends { lazy: self.lazy - before.lazy, hash: self.hash - before.hash, full: self.full - before.full }
         }
         fn percent(&self, n: u64) -> f64 {
-            100.0 * n as f64 / self.calls().max(1) as f64
+            100.0 * n as f64 / (self.lazy + self.hash + self.full).max(1) as f64
         }
     }
 
@@ -534,7 +524,6 @@ mod counted {
                 "instrumented": instrumented,
                 "lazy_percent": self.ends.percent(self.ends.lazy), "hash_percent": self.ends.percent(self.ends.hash),
                 "full_percent": self.ends.percent(self.ends.full),
-                "estimate_percent": self.ends.percent(self.ends.estimates),
             })
         }
 
@@ -651,11 +640,10 @@ mod counted {
                 println!("an evaluation timing one slot, ticks (median pass): {}", per.join(", "));
             }
             println!(
-                "evaluations: lazy {:.1}%, hash {:.1}%, full {:.1}%, estimated {:.1}%",
+                "evaluations: lazy {:.1}%, hash {:.1}%, full {:.1}%",
                 self.ends.percent(self.ends.lazy),
                 self.ends.percent(self.ends.hash),
-                self.ends.percent(self.ends.full),
-                self.ends.percent(self.ends.estimates)
+                self.ends.percent(self.ends.full)
             );
         }
     }
@@ -824,7 +812,7 @@ mod counted {
             round(&mut s);
             let round_ticks = engine::tsc::stop().wrapping_sub(t0) as f64;
             let round_ends = Ends::of(s.evaluator().inner()).since(&before);
-            let round_evals = round_ends.calls();
+            let round_evals = round_ends.lazy + round_ends.hash + round_ends.full;
             let before = Ends::of(s.evaluator().inner());
             let sampler = start(a)?;
             let t = Instant::now();
@@ -837,7 +825,7 @@ mod counted {
             let sampling_s = t.elapsed().as_secs_f64();
             let samples = sampler.stop();
             let ends = Ends::of(s.evaluator().inner()).since(&before);
-            let evals = ends.calls();
+            let evals = ends.lazy + ends.hash + ends.full;
             // The evaluations' share of a round's ticks, per evaluation.
             let whole =
                 round_ticks * samples.inside() as f64 / samples.total().max(1) as f64 / round_evals.max(1) as f64;
@@ -877,7 +865,6 @@ mod counted {
                 "instrumented": instrumented,
                 "lazy_percent": m.ends.percent(m.ends.lazy), "hash_percent": m.ends.percent(m.ends.hash),
                 "full_percent": m.ends.percent(m.ends.full),
-                "estimate_percent": m.ends.percent(m.ends.estimates),
             })
         }
 
@@ -930,11 +917,10 @@ mod counted {
                 );
             }
             println!(
-                "evaluations: lazy {:.1}%, hash {:.1}%, full {:.1}%, estimated {:.1}%",
+                "evaluations: lazy {:.1}%, hash {:.1}%, full {:.1}%",
                 m.ends.percent(m.ends.lazy),
                 m.ends.percent(m.ends.hash),
-                m.ends.percent(m.ends.full),
-                m.ends.percent(m.ends.estimates)
+                m.ends.percent(m.ends.full)
             );
         }
     }

@@ -21,15 +21,12 @@ pub struct EvalStats {
     pub hash_hits: u64,
     /// Evaluations computed in full.
     pub full: u64,
-    /// Estimates ([`Evaluator::estimate`]) answered without the hash: the
-    /// cheap part plus the last full evaluation's positional part.
-    pub estimates: u64,
 }
 
 impl EvalStats {
     /// All evaluation calls.
     pub fn calls(&self) -> u64 {
-        self.lazy + self.hash_hits + self.full + self.estimates
+        self.lazy + self.hash_hits + self.full
     }
 
     /// Counters accumulated since `earlier` (taken from the same evaluator).
@@ -38,7 +35,6 @@ impl EvalStats {
             lazy: self.lazy - earlier.lazy,
             hash_hits: self.hash_hits - earlier.hash_hits,
             full: self.full - earlier.full,
-            estimates: self.estimates - earlier.estimates,
         }
     }
 }
@@ -62,14 +58,6 @@ pub trait Evaluator {
     /// evaluation (or a hash hit that stores them); empty when unknown (a
     /// lazy exit, or an evaluator that does not record them).
     fn en_prise(&self) -> Bitboard;
-
-    /// A score to prune on where a node needs no exact one, cheaper than
-    /// [`evaluate`](Self::evaluate): the project's evaluation answers with
-    /// its cheap part plus the positional part of its last full evaluation
-    /// ([`Evaluation::estimate`]). By default, the evaluation itself.
-    fn estimate(&mut self, pos: &mut Position) -> i32 {
-        self.evaluate(pos, -i32::MAX, i32::MAX)
-    }
 
     /// Score with `weights` (the "DNA") from now on, every cache forgotten.
     /// An evaluation without a weights table refuses, saying so.
@@ -144,16 +132,6 @@ impl<M: MobilitySet, D: DefectCounter> Evaluator for EngineEval<M, D> {
         }
     }
 
-    #[inline(always)]
-    fn estimate(&mut self, pos: &mut Position) -> i32 {
-        let hits_before = self.inner.stats().hash_hits;
-        let score = self.inner.estimate(pos);
-        // Only a hash hit reaches the records.
-        self.records_fresh = self.inner.stats().hash_hits != hits_before;
-        self.side = pos.side_to_move();
-        score
-    }
-
     fn set_weights(&mut self, weights: Weights) -> Result<(), String> {
         self.inner = Evaluation::new(*self.inner.set(), weights, self.inner.config());
         self.records_fresh = false;
@@ -187,38 +165,6 @@ mod tests {
         assert_eq!(eval.en_prise(), Bitboard::from_square(e4));
         eval.clear();
         assert!(eval.en_prise().is_empty());
-    }
-
-    #[test]
-    fn an_estimate_is_the_cheap_part_plus_the_last_positional_part() {
-        // Two middlegames; the second has Black to move, so the positional
-        // part (kept from White's view) changes sign on the way.
-        let mut a = Position::from_fen("r1bqk2r/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP3PPP/R1BQKB1R w KQkq - 0 8").unwrap();
-        let mut b = Position::from_fen("r2q1rk1/1b2bppp/p2ppn2/1p6/3NP3/1BN1B3/PPP2PPP/R2Q1RK1 b - - 0 11").unwrap();
-        // A fresh evaluator knows no positional part yet: its estimates are
-        // the cheap parts alone, and it makes no full evaluation.
-        let mut fresh = EngineEval::<MailboxSet, MailboxDefects>::default();
-        let (cheap_a, cheap_b) = (fresh.estimate(&mut a), fresh.estimate(&mut b));
-        assert_eq!(fresh.stats().full, 0);
-        assert_eq!(fresh.stats().estimates, 2);
-        assert!(fresh.en_prise().is_empty(), "an estimate reaches no records");
-
-        let mut eval = EngineEval::<MailboxSet, MailboxDefects>::default();
-        let full_a = eval.evaluate(&mut a, -30_000, 30_000);
-        assert_eq!(eval.stats().full, 1);
-        let positional_white = full_a - cheap_a; // White is to move in `a`
-        assert_ne!(positional_white, 0, "the test needs a position with a positional part");
-        assert_eq!(eval.estimate(&mut b), cheap_b - positional_white, "Black to move in `b`");
-        // Where the hash holds the full score, the estimate is that score.
-        assert_eq!(eval.estimate(&mut a), full_a);
-        assert_eq!(eval.stats(), EvalStats { lazy: 0, hash_hits: 1, full: 1, estimates: 1 });
-        // The bitboard profile's evaluation estimates the same.
-        let mut chain = EngineEval::<crate::eval::ChainSet, crate::defects::BitboardDefects>::default();
-        assert_eq!(chain.evaluate(&mut a, -30_000, 30_000), full_a);
-        assert_eq!(chain.estimate(&mut b), cheap_b - positional_white);
-        // Forgetting the caches forgets the positional part too.
-        eval.clear();
-        assert_eq!(eval.estimate(&mut b), cheap_b);
     }
 
     #[test]

@@ -208,7 +208,7 @@ mod tests {
         let mut pos = Position::from_fen("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1").unwrap();
         let mut e = MaterialEval::default();
         let full = e.evaluate(&mut pos, WIDE.0, WIDE.1);
-        assert_eq!(e.stats(), EvalStats { lazy: 0, hash_hits: 0, full: 1, estimates: 0 });
+        assert_eq!(e.stats(), EvalStats { lazy: 0, hash_hits: 0, full: 1 });
         // Far above beta: a lazy exit with a score that still fails high.
         let lazy = e.evaluate(&mut pos, -10, 10);
         assert!(lazy >= 10);

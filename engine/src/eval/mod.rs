@@ -157,8 +157,6 @@ pub struct Evaluation<M: MobilitySet, D: DefectCounter, const SKIP: u32 = 0, con
     material_hash: HashTable<MaterialEntry>,
     eval_hash: HashTable<EvalEntry>,
     margin: i32,
-    /// White's full score less the cheap part, of the last full evaluation.
-    positional: i32,
     stats: EvalStats,
     records: Records,
     #[cfg(feature = "eval-time")]
@@ -197,7 +195,6 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
             material_hash: HashTable::with_bytes(config.material_hash_bytes),
             eval_hash: HashTable::with_bytes(config.eval_hash_bytes),
             margin,
-            positional: 0,
             stats: EvalStats::default(),
             records: Records::default(),
             #[cfg(feature = "eval-time")]
@@ -252,7 +249,6 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
         self.material_hash.clear();
         self.eval_hash.clear();
         self.margin = 2 * self.weights.lazy_margin_min;
-        self.positional = 0;
         self.records = Records::default();
     }
 
@@ -262,31 +258,10 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
     #[allow(clippy::let_and_return)]
     pub fn evaluate(&mut self, pos: &mut Position, alpha: i32, beta: i32) -> i32 {
         #[cfg(not(feature = "eval-time"))]
-        let v = self.run::<NoTrace, 0, false>(pos, alpha, beta, &mut NoTrace);
+        let v = self.run::<NoTrace, 0>(pos, alpha, beta, &mut NoTrace);
         #[cfg(feature = "eval-time")]
         let v = self.evaluate_counted(pos, alpha, beta);
         v
-    }
-
-    /// A score to prune on, never a full evaluation: the full score where
-    /// the evaluation hash holds it, else the cheap part (material, pawns,
-    /// passer race, trades, bishop pair) plus the positional part (the full
-    /// score less the cheap part) of the last full evaluation made, which a
-    /// search made just before, nearby in the tree. From the side to move's
-    /// view.
-    ///
-    /// With the sampled counters on (feature `eval-time`), an estimate
-    /// writes its phases like an evaluation, so the samples cover it.
-    #[inline]
-    pub fn estimate(&mut self, pos: &mut Position) -> i32 {
-        #[cfg(feature = "eval-time")]
-        if SKIP == 0 && self.counters.mode() == counters::CounterMode::Sampled {
-            let outer = sampler::enter(sampler::GLUE);
-            let v = self.run::<NoTrace, 2, true>(pos, -i32::MAX, i32::MAX, &mut NoTrace);
-            sampler::leave(outer);
-            return v;
-        }
-        self.run::<NoTrace, 0, true>(pos, -i32::MAX, i32::MAX, &mut NoTrace)
     }
 
     /// [`Evaluation::evaluate`] with the counters: the phases the counters
@@ -296,18 +271,18 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
     #[inline]
     fn evaluate_counted(&mut self, pos: &mut Position, alpha: i32, beta: i32) -> i32 {
         if SKIP != 0 {
-            return self.run::<NoTrace, 0, false>(pos, alpha, beta, &mut NoTrace);
+            return self.run::<NoTrace, 0>(pos, alpha, beta, &mut NoTrace);
         }
         let timing = self.counters.begin();
         if timing == counters::TIME_SAMPLED {
             let outer = sampler::enter(sampler::GLUE);
-            let v = self.run::<NoTrace, 2, false>(pos, alpha, beta, &mut NoTrace);
+            let v = self.run::<NoTrace, 2>(pos, alpha, beta, &mut NoTrace);
             sampler::leave(outer);
             return v;
         }
         if timing == counters::TIME_NOTHING {
             // The copy without the counters' tests.
-            return self.run::<NoTrace, 0, false>(pos, alpha, beta, &mut NoTrace);
+            return self.run::<NoTrace, 0>(pos, alpha, beta, &mut NoTrace);
         }
         let whole = counters::times_whole(timing);
         let prefix = timing >= counters::TIME_MARK;
@@ -320,7 +295,7 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
                 self.counters.add_mark(t.wrapping_sub(t0));
             }
         }
-        let v = self.run::<NoTrace, 1, false>(pos, alpha, beta, &mut NoTrace);
+        let v = self.run::<NoTrace, 1>(pos, alpha, beta, &mut NoTrace);
         if whole {
             let t1 = self.counters.read_stop();
             self.counters.add_whole(t1.wrapping_sub(t0));
@@ -342,7 +317,7 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
     #[inline(never)]
     pub fn evaluate_phased(&mut self, pos: &mut Position, alpha: i32, beta: i32) -> i32 {
         let outer = sampler::enter(sampler::GLUE);
-        let v = self.run::<NoTrace, 2, false>(pos, alpha, beta, &mut NoTrace);
+        let v = self.run::<NoTrace, 2>(pos, alpha, beta, &mut NoTrace);
         sampler::leave(outer);
         v
     }
@@ -369,9 +344,9 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
     /// exit; the hashes and counters are left as they were).
     pub fn trace(&mut self, pos: &mut Position) -> Trace {
         let mut t = Trace::default();
-        let (stats, margin, positional) = (self.stats, self.margin, self.positional);
-        let score = self.run::<Trace, 0, false>(pos, -i32::MAX, i32::MAX, &mut t);
-        (self.stats, self.margin, self.positional) = (stats, margin, positional);
+        let (stats, margin) = (self.stats, self.margin);
+        let score = self.run::<Trace, 0>(pos, -i32::MAX, i32::MAX, &mut t);
+        (self.stats, self.margin) = (stats, margin);
         t.side_to_move = score;
         t.white = score * pos.side_to_move().sign();
         t.en_prise = self.records.en_prise;
@@ -386,13 +361,7 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
     /// (`eval::sampler`). (A copy per choice of phases, with no tests, made the
     /// evaluation cost twice as much even untimed: seventeen copies of it
     /// changed what the compiler inlined.)
-    fn run<T: Tracer, const TIMED: u32, const ESTIMATE: bool>(
-        &mut self,
-        pos: &mut Position,
-        alpha: i32,
-        beta: i32,
-        t: &mut T,
-    ) -> i32 {
+    fn run<T: Tracer, const TIMED: u32>(&mut self, pos: &mut Position, alpha: i32, beta: i32, t: &mut T) -> i32 {
         // The layout probe (engine/build.rs, scripts/layout-sweep.sh): a
         // jump over padding moves this copy's code along by the padding.
         #[cfg(layout_pad)]
@@ -525,16 +494,10 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
             }
         });
 
-        let lazy_white = score[0] - score[1];
-        if ESTIMATE {
-            self.stats.estimates += 1;
-            self.records = Records::default();
-            return (lazy_white + self.positional) * stm.sign();
-        }
-
         // Lazy exit: the cheap part plus a margin against the window; when
         // that says exit, widen by king-safety defects and passers and test
         // again.
+        let lazy_white = score[0] - score[1];
         if !T::ON && !drop_hash && self.config.lazy {
             let v = lazy_white * stm.sign();
             let margin = self.margin;
@@ -777,7 +740,6 @@ impl<M: MobilitySet, D: DefectCounter, const SKIP: u32, const LAYOUT: u32> Evalu
         });
         if !drop_hash {
             // Adapt the lazy margin to how far full evals stray from the cheap part.
-            self.positional = white - lazy_white;
             let stray = (white - lazy_white).abs();
             self.margin = stray.max(self.margin - self.margin / 16).max(self.weights.lazy_margin_min);
         }

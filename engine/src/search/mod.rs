@@ -3,9 +3,7 @@
 //! [`Profile`] so each profile is its own monomorphised search.
 //!
 //! * Interior nodes: transposition table cutoffs (non-PV), reverse futility
-//!   and null-move pruning on the static evaluation (within two plies of
-//!   the horizon the evaluation's cheaper estimate,
-//!   [`crate::eval::Evaluator::estimate`]), futility and late move pruning of quiet moves,
+//!   and null-move pruning, futility and late move pruning of quiet moves,
 //!   late move reductions, killers and history, check extension, and the
 //!   one-legal-reply extension when the king is short of defenders (a
 //!   king-safety defect count above 1, [`crate::defects`]).
@@ -86,14 +84,6 @@ const POLL_INTERVAL: u64 = 1024;
 const ASPIRATION_DELTA: i32 = 25;
 /// Depth from which iterations start with an aspiration window.
 const ASPIRATION_DEPTH: u32 = 4;
-/// Nodes this close to the horizon prune on the evaluation's estimate (its
-/// cheap part plus the positional part of the last full evaluation) rather
-/// than on a full evaluation: most interior nodes lie here, and their full
-/// evaluations cost more than the pruning they decide saves. Nearer the
-/// root the full score keeps the null move and futility sharp, where a
-/// wrong decision costs a larger subtree (estimating there too grew the
-/// tree by a third at depth 10).
-const ESTIMATE_DEPTH: i32 = 2;
 /// Reverse futility: margin per ply of remaining depth.
 const REVERSE_FUTILITY_MARGIN: i32 = 110;
 const REVERSE_FUTILITY_DEPTH: i32 = 3;
@@ -745,15 +735,9 @@ impl<P: Profile> Searcher<P> {
             hash_move = self.root_best;
         }
 
-        // The static evaluation, where the node may prune on it: estimated
-        // near the horizon.
-        let static_eval = (!pv_node && !in_check && beta.abs() < MATE_BOUND).then(|| {
-            if depth <= ESTIMATE_DEPTH {
-                self.eval.estimate(pos)
-            } else {
-                self.eval.evaluate(pos, alpha, beta)
-            }
-        });
+        // The static evaluation, where the node may prune on it.
+        let static_eval =
+            (!pv_node && !in_check && beta.abs() < MATE_BOUND).then(|| self.eval.evaluate(pos, alpha, beta));
         if let Some(static_eval) = static_eval {
             if depth <= REVERSE_FUTILITY_DEPTH && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta {
                 return static_eval;

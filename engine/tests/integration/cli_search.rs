@@ -36,11 +36,8 @@ fn bench_json_per_position_and_totals() {
         assert!(per.iter().all(|p| p["bestmove"].as_str().unwrap().len() >= 4));
         let e = &v["eval"];
         let calls = e["calls"].as_u64().unwrap();
-        let ends = ["lazy", "hash_hits", "full", "estimates"].map(|k| e[k].as_u64().unwrap());
-        assert_eq!(calls, ends.iter().sum::<u64>());
+        assert_eq!(calls, e["lazy"].as_u64().unwrap() + e["hash_hits"].as_u64().unwrap() + e["full"].as_u64().unwrap());
         assert!(calls > 0);
-        // Nodes near the horizon prune on estimates; quiescence evaluates.
-        assert!(ends[2] > 0 && ends[3] > 0, "{profile}: full {} estimated {}", ends[2], ends[3]);
     }
     let v = json(&engine(&["bench", "--depth", "2", "--positions", &positions("bk.epd"), "--json"]));
     assert_eq!(v["positions"].as_array().unwrap().len(), 24);
