@@ -735,7 +735,11 @@ impl<P: Profile> Searcher<P> {
             hash_move = self.root_best;
         }
 
-        // The static evaluation, where the node may prune on it.
+        // The static evaluation, where the node may prune on it. In full:
+        // near the horizon a cheaper estimate (the cheap part plus the last
+        // full evaluation's positional part) erred by over 100 cp at one
+        // node in eight, and its wrong prunings cost about 19 Elo
+        // (results/history.md, 2026-12-06).
         let static_eval =
             (!pv_node && !in_check && beta.abs() < MATE_BOUND).then(|| self.eval.evaluate(pos, alpha, beta));
         if let Some(static_eval) = static_eval {
