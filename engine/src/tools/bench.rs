@@ -24,7 +24,7 @@ pub const BENCH_HASH_MB: usize = 16;
 pub const SIGNATURE_DEPTH: u32 = 7;
 /// Total nodes of the bench positions at [`SIGNATURE_DEPTH`] with the
 /// `mailbox` or `bitboard` profile.
-pub const BENCH_SIGNATURE: u64 = 769_105;
+pub const BENCH_SIGNATURE: u64 = 789_035;
 
 /// The bench positions: opening, middlegame and endgame (by men on the board,
 /// kings and pawns included: 26-32, 13-25, 2-12), each with where it comes
